@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+// Sheaf: a notes store that lives in plain files.
+// Module graph (dependencies point inward; see ARCHITECTURE.md):
+//   sheaf -> SheafCLI -> SheafKit -> SheafGit -> CGit2
+//                                 -> SheafCore
+import PackageDescription
+
+let package = Package(
+    name: "Sheaf",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sheaf", targets: ["sheaf"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGit2",
+            pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"])]
+        ),
+        .target(
+            name: "SheafCore",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "SheafGit",
+            dependencies: ["CGit2"]
+        ),
+        .target(
+            name: "SheafKit",
+            dependencies: ["SheafCore", "SheafGit"]
+        ),
+        .target(
+            name: "SheafCLI",
+            dependencies: [
+                "SheafKit", "SheafCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "sheaf",
+            dependencies: ["SheafCLI"]
+        ),
+        .testTarget(
+            name: "SheafCoreTests",
+            dependencies: [
+                "SheafCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "SheafGitTests",
+            dependencies: ["SheafGit"]
+        ),
+        .testTarget(
+            name: "SheafCLITests",
+            dependencies: ["SheafCore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

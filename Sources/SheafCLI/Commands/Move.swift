@@ -1,0 +1,52 @@
+import ArgumentParser
+import SheafKit
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mv",
+        abstract: "Move or rename a note and update the links to it.",
+        discussion: """
+        DEST is a folder (an existing one, or any path ending in /) to move the note into; a path with a / \
+        (from the vault root, or from the working directory when it starts with ./ or ../); or a bare name, \
+        which renames the note in its own folder. Wiki-links and relative links to the note are rewritten in \
+        every other note; nothing else in them changes.
+        """)
+
+    @Argument(help: "The note.") var note: String
+    @Argument(help: "Where to: a folder, a path or a new name.") var destination: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let found = try session.resolve(note)
+        let report = try session.move(found, to: destination)
+        Terminal.out("moved \(report.from) -> \(report.to)")
+        let others = report.rewritten.filter { $0 != report.to }
+        if !others.isEmpty {
+            Terminal.out("updated links in \(others.count) note\(others.count == 1 ? "" : "s"):")
+            for p in others { Terminal.out("  " + p) }
+        }
+        if report.rewritten.contains(report.to) { Terminal.out("re-pointed the moved note's own relative links") }
+        report.skipped.forEach { Terminal.warn($0.description) }
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Delete a note, keeping it in git history.",
+        discussion: "Commits the vault first, so the note's last text is in history, then deletes the file and commits the deletion.")
+
+    @Argument(help: "The note.") var note: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let found = try session.resolve(note)
+        let report = try session.remove(found)
+        Terminal.out("removed \(report.path)" + (report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""))
+        if !report.linkedFrom.isEmpty {
+            Terminal.warn("\(report.linkedFrom.count == 1 ? "1 note still links" : "\(report.linkedFrom.count) notes still link") to it: " + report.linkedFrom.joined(separator: ", "))
+        }
+    }
+}

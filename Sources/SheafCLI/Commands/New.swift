@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import SheafKit
+
+struct New: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a note.",
+        discussion: "Writes id, title, created and tags as front-matter. The body comes from --body, else from standard input when it is not a terminal. Prints the new note's path.")
+
+    @Argument(help: "The title; the file name is made from it.") var title: String
+    @Option(help: "Folder for the note, relative to the vault root.") var folder: String?
+    @Option(name: .long, help: "A tag (repeat for more).") var tag: [String] = []
+    @Option(help: "The body text.") var body: String?
+    @Flag(help: "Open the new note in $VISUAL or $EDITOR.") var edit = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let text = body ?? (Terminal.stdinIsTTY || edit ? "" : Terminal.readStandardInput())
+        let report = try session.createNote(title: title, folder: folder, tags: tag, body: text)
+        for clash in report.caseClashes {
+            Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
+        }
+        Terminal.out(report.path)
+        if edit { try Editor.open([session.vault.absolute(report.path)]) }
+    }
+}
+
+/// Opens files in the user's editor ($VISUAL, else $EDITOR, else vi) and waits for it.
+enum Editor {
+    static func open(_ paths: [String]) throws {
+        let env = ProcessInfo.processInfo.environment
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The editor setting may carry arguments ("code --wait"): let the shell split it.
+        process.arguments = ["-c", editor + " \"$@\"", "sheaf-editor"] + paths
+        do { try process.run() } catch {
+            throw SheafErrorBox.editor(editor, error.localizedDescription)
+        }
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
+            throw SheafErrorBox.editor(editor, "exited with status \(process.terminationStatus)")
+        }
+    }
+}

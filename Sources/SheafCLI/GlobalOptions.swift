@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafKit
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The vault to use (default: $SHEAF_VAULT, else the folder holding .sheaf/ above the working directory).")
+    var vault: String?
+
+    @Flag(name: [.short, .long], help: "Print no warnings.")
+    var quiet = false
+
+    @Flag(name: [.short, .long], help: "Print more detail.")
+    var verbose = false
+
+    func apply() {
+        Terminal.quiet = quiet
+        Terminal.verbose = verbose
+    }
+
+    /// Applies the output flags and opens the vault.
+    func open() throws(SheafError) -> VaultSession {
+        apply()
+        return try VaultSession.open(explicit: vault)
+    }
+}
+
+/// Shows the warnings gathered while reading the vault, once each.
+func report(_ warnings: [VaultWarning]) {
+    for w in warnings { Terminal.warn(w.description) }
+}

@@ -1,0 +1,83 @@
+// The shapes of `--json` output. Each document carries `version`; docs/json.md describes them.
+import Foundation
+import SheafCore
+import SheafKit
+
+let jsonVersion = 1
+
+struct NoteSummaryJSON: Encodable {
+    let path: String
+    let title: String
+    let id: String?
+    let tags: [String]
+    let created: Date
+    let modified: Date
+    let snippet: String
+
+    init(_ n: CatalogNote) {
+        path = n.path; title = n.note.title; id = n.note.id; tags = n.note.tags
+        created = n.created; modified = n.modified; snippet = n.note.snippet
+    }
+}
+
+struct NoteListJSON: Encodable {
+    let version = jsonVersion
+    let notes: [NoteSummaryJSON]
+}
+
+struct LinkJSON: Encodable {
+    let kind: String
+    let target: String
+    let fragment: String?
+    /// The vault path it points at, null when it points nowhere.
+    let resolved: String?
+}
+
+struct NoteJSON: Encodable {
+    let version = jsonVersion
+    let path: String
+    let id: String?
+    let title: String
+    let tags: [String]
+    let aliases: [String]
+    let created: Date
+    let modified: Date
+    let frontMatter: [String: JSONValue]
+    let links: [LinkJSON]
+    let body: String
+    let warnings: [String]
+}
+
+struct TagCountJSON: Encodable {
+    let tag: String
+    let count: Int
+}
+
+struct TagListJSON: Encodable {
+    let version = jsonVersion
+    let tags: [TagCountJSON]
+}
+
+/// A YAML value as JSON: scalars stay strings (as written), lists arrays, maps objects.
+enum JSONValue: Encodable {
+    case null, string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(_ v: YAMLValue) {
+        switch v {
+        case .null: self = .null
+        case .scalar(let s): self = .string(s)
+        case .list(let items): self = .array(items.map(JSONValue.init))
+        case .map(let pairs): self = .object(Dictionary(pairs.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { a, _ in a }))
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+}

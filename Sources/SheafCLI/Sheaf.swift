@@ -1,0 +1,49 @@
+// The root command and the process entry: parse, run, and turn every failure into the exit
+// codes of DESIGN.md (0 success, 1 nothing matched, 2 any error, bad usage included).
+import ArgumentParser
+import Foundation
+import SheafCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct Sheaf: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "sheaf",
+        abstract: "A notes store that lives in plain files.",
+        discussion: "Notes are markdown files with YAML front-matter in a folder tree; the vault is a git repository.",
+        version: version,
+        subcommands: [
+            Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
+            Tags.self, Config.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with Sheaf's exit codes.
+    public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Glibc.exit(0)
+        } catch let error as SheafError {
+            Terminal.err(error.description)
+            Glibc.exit(2)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                Terminal.out(message)
+                Glibc.exit(0)
+            }
+            if !message.isEmpty { Terminal.err(message.hasPrefix("Error:") ? "sheaf: " + message.dropFirst(7) : message) }
+            Glibc.exit(2)
+        }
+    }
+}

@@ -1,0 +1,331 @@
+// The line-preserving front-matter editor. Sheaf never re-emits YAML: it finds the lines of one
+// top-level key and changes those alone, so key order, comments, quoting, flow or block style,
+// unknown keys, CRLF endings and a BOM all survive an edit byte for byte.
+
+/// Edits one note's front-matter in place, touching only the lines of the keys it changes.
+public struct FrontMatterEditor: Sendable {
+    public private(set) var document: NoteDocument
+
+    /// Refuses a note whose front-matter does not parse: Sheaf never rewrites a note it cannot read.
+    public init(document: NoteDocument) throws(FrontMatterError) {
+        if let block = document.frontMatter { _ = try FrontMatter(parsing: block) }
+        self.document = document
+    }
+
+    public init(text: String) throws(FrontMatterError) {
+        try self.init(document: NoteDocument(text: text))
+    }
+
+    public var text: String { document.rendered }
+
+    /// The parsed front-matter as it stands after the edits so far.
+    public var frontMatter: FrontMatter {
+        guard let block = document.frontMatter else { return FrontMatter() }
+        return (try? FrontMatter(parsing: block)) ?? FrontMatter()
+    }
+
+    // MARK: - Operations
+
+    /// Sets a top-level key to a scalar string. An existing key keeps its spelling, its place and
+    /// its trailing comment; a new key goes at the end of the block.
+    public mutating func set(_ key: String, to value: String) {
+        let rendered = YAMLScalar.render(value)
+        var lines = blockLines
+        if let entry = Self.entries(in: lines).first(where: { $0.key == key }) {
+            let line = lines[entry.keyLine]
+            let content = Lines.content(line)
+            let comment = YAMLScalar.splitComment(content[entry.valueStart...]).comment
+            let newLine = content[..<entry.valueStart] + " " + rendered + comment + ending(of: line)
+            lines.replaceSubrange(entry.keyLine..<entry.end, with: [String(newLine)])
+        } else {
+            lines.insert(Self.renderKey(key) + ": " + rendered + eol, at: appendIndex(lines))
+        }
+        blockLines = lines
+    }
+
+    /// Removes a top-level key and its value lines. Returns false when the key was absent.
+    @discardableResult
+    public mutating func remove(_ key: String) -> Bool {
+        var lines = blockLines
+        guard let entry = Self.entries(in: lines).first(where: { $0.key == key }) else { return false }
+        lines.removeSubrange(entry.keyLine..<entry.end)
+        blockLines = lines
+        return true
+    }
+
+    /// Adds items to a list key (block list, flow list or comma/space separated string), in that
+    /// key's own style. Items already present (compared by `normalize`) are skipped.
+    /// Returns the items added.
+    @discardableResult
+    public mutating func addItems(_ items: [String], to key: String,
+                                  normalize: (String) -> String = { $0 }) -> [String] {
+        var lines = blockLines
+        let entries = Self.entries(in: lines)
+        let entry = entries.first { $0.key == key }
+        var seen = Set((entry.map { listValues(of: $0, in: lines) } ?? []).map(normalize))
+        let toAdd = items.filter { seen.insert(normalize($0)).inserted }
+        if toAdd.isEmpty { return [] }
+
+        guard let entry else {
+            let prefix = blockItemPrefix(lines, entries: entries)
+            var added = [Self.renderKey(key) + ":" + eol]
+            added += toAdd.map { prefix + YAMLScalar.render($0) + eol }
+            lines.insert(contentsOf: added, at: appendIndex(lines))
+            blockLines = lines
+            return toAdd
+        }
+        let keyLine = lines[entry.keyLine]
+        let content = Lines.content(keyLine)
+        let (valuePart, comment) = YAMLScalar.splitComment(content[entry.valueStart...])
+        let value = valuePart.trimmingBlanks
+        let head = content[..<entry.valueStart]
+
+        if value.isEmpty {
+            // Block list (or an empty key): new items after the last item, in its indentation.
+            let items = blockItems(of: entry, in: lines)
+            let prefix = items.last.map { itemPrefix(Lines.content(lines[$0.line])) }
+                ?? blockItemPrefix(lines, entries: entries)
+            let insertAt = items.last?.end ?? entry.keyLine + 1
+            let ending = ending(of: lines[insertAt - 1])
+            lines.insert(contentsOf: toAdd.map { prefix + YAMLScalar.render($0) + ending }, at: insertAt)
+        } else if let flow = YAMLScalar.flowItems(value) {
+            let rendered = toAdd.map { YAMLScalar.render($0, inFlow: true) }
+            let inner: String
+            if flow.isEmpty {
+                inner = "[" + rendered.joined(separator: ", ") + "]"
+            } else {
+                let beforeClose = value.dropLast().trimmingTrailingBlanks
+                inner = beforeClose + ", " + rendered.joined(separator: ", ") + "]"
+            }
+            let newLine = head + valuePart.prefix(while: { $0 == " " || $0 == "\t" }) + inner + comment + ending(of: keyLine)
+            lines[entry.keyLine] = String(newLine)
+        } else {
+            // A string such as `travel, food` or `travel food`.
+            let current = YAMLScalar.text(of: value)
+            let separator = current.contains(",") ? ", " : " "
+            let joined = ([current] + toAdd).filter { !$0.isEmpty }.joined(separator: separator)
+            let isPlain = value.first != "\"" && value.first != "'"
+            let rendered = isPlain && !YAMLScalar.needsQuotes(joined, inFlow: false) ? joined : YAMLScalar.doubleQuoted(joined)
+            lines.replaceSubrange(entry.keyLine..<entry.end,
+                                  with: [String(head + " " + rendered + comment + ending(of: keyLine))])
+        }
+        blockLines = lines
+        return toAdd
+    }
+
+    /// Removes items from a list key, keeping its style. Returns the items removed, as written.
+    @discardableResult
+    public mutating func removeItems(_ items: [String], from key: String,
+                                     normalize: (String) -> String = { $0 }) -> [String] {
+        var lines = blockLines
+        guard let entry = Self.entries(in: lines).first(where: { $0.key == key }) else { return [] }
+        let targets = Set(items.map(normalize))
+        let keyLine = lines[entry.keyLine]
+        let content = Lines.content(keyLine)
+        let (valuePart, comment) = YAMLScalar.splitComment(content[entry.valueStart...])
+        let value = valuePart.trimmingBlanks
+        let head = content[..<entry.valueStart]
+        var removed: [String] = []
+
+        if value.isEmpty {
+            for item in blockItems(of: entry, in: lines).reversed() where targets.contains(normalize(item.value)) {
+                lines.removeSubrange(item.line..<item.end)
+                removed.insert(item.value, at: 0)
+            }
+        } else if let flow = YAMLScalar.flowItems(value) {
+            var kept: [Substring] = []
+            for raw in flow {
+                let text = YAMLScalar.text(of: raw)
+                if targets.contains(normalize(text)) { removed.append(text) } else { kept.append(raw) }
+            }
+            if removed.isEmpty { return [] }
+            let newLine = head + valuePart.prefix(while: { $0 == " " || $0 == "\t" })
+                + "[" + kept.joined(separator: ", ") + "]" + comment + ending(of: keyLine)
+            lines[entry.keyLine] = String(newLine)
+        } else {
+            let current = YAMLScalar.text(of: value)
+            let separator = current.contains(",") ? ", " : " "
+            var kept: [String] = []
+            for item in FrontMatter.splitList(current) {
+                if targets.contains(normalize(item)) { removed.append(item) } else { kept.append(item) }
+            }
+            if removed.isEmpty { return [] }
+            let joined = kept.joined(separator: separator)
+            let isPlain = value.first != "\"" && value.first != "'"
+            let rendered = joined.isEmpty ? "" : " " + (isPlain && !YAMLScalar.needsQuotes(joined, inFlow: false) ? joined : YAMLScalar.doubleQuoted(joined))
+            lines.replaceSubrange(entry.keyLine..<entry.end,
+                                  with: [String(head + rendered + comment + ending(of: keyLine))])
+        }
+        blockLines = lines
+        return removed
+    }
+
+    // MARK: - The block's lines
+
+    private var eol: String { document.lineEnding }
+
+    /// The YAML lines; setting them on a note without front-matter creates a block.
+    private var blockLines: [String] {
+        get { document.frontMatter?.lines ?? [] }
+        set {
+            if document.frontMatter == nil {
+                document.frontMatter = FrontMatterBlock(opening: "---" + eol, lines: newValue, closing: "---" + eol)
+            } else {
+                document.frontMatter!.lines = newValue
+            }
+        }
+    }
+
+    private func ending(of line: String) -> String {
+        let t = Lines.terminator(line)
+        return t.isEmpty ? eol : t
+    }
+
+    /// New keys go after the last non-blank line, so a trailing blank line stays last.
+    private func appendIndex(_ lines: [String]) -> Int {
+        var i = lines.count
+        while i > 0 && Lines.content(lines[i - 1]).isBlank { i -= 1 }
+        if i > 0 && Lines.terminator(lines[i - 1]).isEmpty {
+            // Cannot happen inside a closed block; kept for safety.
+            return lines.count
+        }
+        return i
+    }
+
+    // MARK: - Finding keys
+
+    struct Entry {
+        var key: String
+        var keyLine: Int
+        /// One past the last line of the value.
+        var end: Int
+        /// Index just after the `:` in the key line's content.
+        var valueStart: Substring.Index
+    }
+
+    struct BlockItem {
+        var line: Int
+        var end: Int
+        var value: String
+    }
+
+    /// The top-level keys and the lines each spans. Blank and comment lines between two keys
+    /// belong to neither, so removing a key leaves them.
+    static func entries(in lines: [String]) -> [Entry] {
+        var result: [Entry] = []
+        var current: Entry? = nil
+        var blockValue = false
+        for (i, line) in lines.enumerated() {
+            let content = Lines.content(line)
+            guard let first = content.first else { continue }
+            if first == "#" { continue }
+            if first == " " || first == "\t" {
+                if content.isBlank { continue }
+                current?.end = i + 1
+                continue
+            }
+            if first == "-" && (content.count == 1 || content.dropFirst().first == " " || content.dropFirst().first == "\t") && blockValue {
+                current?.end = i + 1
+                continue
+            }
+            if let (key, valueStart) = parseKey(content) {
+                if let c = current { result.append(c) }
+                current = Entry(key: key, keyLine: i, end: i + 1, valueStart: valueStart)
+                blockValue = YAMLScalar.splitComment(content[valueStart...]).value.isBlank
+            }
+        }
+        if let c = current { result.append(c) }
+        return result
+    }
+
+    /// Reads `key:` at the start of a line: a plain or quoted key followed by `:` and a blank
+    /// or the end of the line.
+    static func parseKey(_ content: Substring) -> (String, Substring.Index)? {
+        guard let first = content.first else { return nil }
+        if first == "\"" || first == "'" {
+            var i = content.index(after: content.startIndex)
+            while i < content.endIndex {
+                if content[i] == "\\" && first == "\"" { i = content.index(after: i); if i == content.endIndex { return nil } }
+                else if content[i] == first {
+                    let next = content.index(after: i)
+                    if first == "'" && next < content.endIndex && content[next] == "'" { i = content.index(after: next); continue }
+                    var j = next
+                    while j < content.endIndex && (content[j] == " " || content[j] == "\t") { j = content.index(after: j) }
+                    guard j < content.endIndex, content[j] == ":" else { return nil }
+                    let afterColon = content.index(after: j)
+                    guard afterColon == content.endIndex || content[afterColon] == " " || content[afterColon] == "\t" else { return nil }
+                    return (YAMLScalar.text(of: content[..<next]), afterColon)
+                }
+                i = content.index(after: i)
+            }
+            return nil
+        }
+        if "[]{}&*!|>%@`,?-".contains(first) { return nil }
+        var i = content.startIndex
+        while i < content.endIndex {
+            if content[i] == ":" {
+                let next = content.index(after: i)
+                if next == content.endIndex || content[next] == " " || content[next] == "\t" {
+                    return (String(content[..<i].trimmingTrailingBlanks), next)
+                }
+            } else if content[i] == " " || content[i] == "\t" {
+                let next = content.index(after: i)
+                if next < content.endIndex && content[next] == "#" { return nil }
+            }
+            i = content.index(after: i)
+        }
+        return nil
+    }
+
+    /// The items of a block list value: `- item` lines at the list's own indentation, each with
+    /// the nested lines that follow it.
+    func blockItems(of entry: Entry, in lines: [String]) -> [BlockItem] {
+        var items: [BlockItem] = []
+        var itemIndent: Int? = nil
+        for i in (entry.keyLine + 1)..<entry.end {
+            let content = Lines.content(lines[i])
+            let indent = content.prefix(while: { $0 == " " || $0 == "\t" }).count
+            let rest = content.dropFirst(indent)
+            let isItem = rest.first == "-" && (rest.count == 1 || rest.dropFirst().first == " " || rest.dropFirst().first == "\t")
+            if isItem && (itemIndent == nil || itemIndent == indent) {
+                itemIndent = indent
+                let raw = YAMLScalar.splitComment(rest.dropFirst()).value
+                items.append(BlockItem(line: i, end: i + 1, value: YAMLScalar.text(of: raw)))
+            } else if !content.isBlank && !(rest.first == "#"), !items.isEmpty {
+                items[items.count - 1].end = i + 1
+            }
+        }
+        return items
+    }
+
+    /// The text before an item's value: `  - ` in `  - travel`.
+    private func itemPrefix(_ content: Substring) -> String {
+        let indent = content.prefix(while: { $0 == " " || $0 == "\t" })
+        let afterDash = content.dropFirst(indent.count + 1)
+        let gap = afterDash.prefix(while: { $0 == " " || $0 == "\t" })
+        return String(indent) + "-" + (gap.isEmpty ? " " : String(gap))
+    }
+
+    /// The item prefix other block lists in this block use, `  - ` when there are none.
+    private func blockItemPrefix(_ lines: [String], entries: [Entry]) -> String {
+        for entry in entries {
+            if let item = blockItems(of: entry, in: lines).first, Lines.content(lines[entry.keyLine])[entry.valueStart...].isBlank {
+                return itemPrefix(Lines.content(lines[item.line]))
+            }
+        }
+        return "  - "
+    }
+
+    /// The values of a key as a list, whatever its style.
+    private func listValues(of entry: Entry, in lines: [String]) -> [String] {
+        let content = Lines.content(lines[entry.keyLine])
+        let value = YAMLScalar.splitComment(content[entry.valueStart...]).value.trimmingBlanks
+        if value.isEmpty { return blockItems(of: entry, in: lines).map(\.value) }
+        if let flow = YAMLScalar.flowItems(value) { return flow.map { YAMLScalar.text(of: $0) } }
+        return FrontMatter.splitList(YAMLScalar.text(of: value))
+    }
+
+    private static func renderKey(_ key: String) -> String {
+        parseKey(Substring(key + ":"))?.0 == key ? key : YAMLScalar.doubleQuoted(key)
+    }
+}

@@ -1,0 +1,321 @@
+// One pass over a note's body that finds what Sheaf reads from markdown: inline #tags, links
+// and embeds, the first `# ` heading and a plain-text snippet. It works on UTF-8 bytes, skips
+// fenced code blocks and inline code spans, and never scans other notes.
+
+/// What a body says about tags, links, title and summary.
+public struct MarkdownScan: Sendable, Equatable {
+    public var tags: [String] = []
+    public var links: [Link] = []
+    /// The text of the first level-1 ATX heading.
+    public var firstHeading: String?
+    /// The first ~150 characters of plain text.
+    public var snippet: String = ""
+
+    public static let snippetLength = 150
+
+    public init(body: String) {
+        let bytes = Array(body.utf8)
+        var fence: (char: UInt8, count: Int)? = nil
+        var snippetParts: [String] = []
+        var snippetCount = 0
+        var seenTags = Set<String>()
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = lineEnd + 1
+            var end = lineEnd
+            if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
+            defer { lineStart = next }
+
+            // Fenced code blocks: ``` or ~~~, up to 3 spaces of indentation.
+            var p = lineStart
+            while p < end && p - lineStart < 4 && bytes[p] == 0x20 { p += 1 }
+            if p - lineStart < 4, p < end, bytes[p] == 0x60 || bytes[p] == 0x7E {
+                let c = bytes[p]
+                var q = p
+                while q < end && bytes[q] == c { q += 1 }
+                let run = q - p
+                if run >= 3 {
+                    if let f = fence {
+                        if c == f.char && run >= f.count && bytes[q..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { fence = nil }
+                        continue
+                    } else if !(c == 0x60 && bytes[q..<end].contains(0x60)) {
+                        fence = (c, run)
+                        continue
+                    }
+                }
+            }
+            if fence != nil { continue }
+
+            let isHeading = Self.headingLevel(bytes, p, end)
+            if isHeading == 1 && firstHeading == nil {
+                firstHeading = Self.headingText(bytes, p, end)
+            }
+            let codeSpans = Self.codeSpans(bytes, lineStart, end)
+            Self.scanLine(bytes, lineStart, end, codeSpans: codeSpans, links: &links) { tag in
+                if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
+            }
+            if snippetCount < Self.snippetLength, isHeading == 0 {
+                let plain = Self.plainText(bytes, p, end)
+                if !plain.isEmpty {
+                    snippetParts.append(plain)
+                    snippetCount += plain.count + 1
+                }
+            }
+        }
+        let joined = snippetParts.joined(separator: " ")
+        snippet = joined.count > Self.snippetLength ? String(joined.prefix(Self.snippetLength - 1)) + "…" : joined
+    }
+
+    // MARK: - Pieces
+
+    /// 1-6 for an ATX heading line (`## Title`), 0 otherwise.
+    static func headingLevel(_ b: [UInt8], _ p: Int, _ end: Int) -> Int {
+        var q = p
+        while q < end && b[q] == 0x23 { q += 1 }
+        let level = q - p
+        guard level >= 1 && level <= 6 else { return 0 }
+        return q == end || b[q] == 0x20 || b[q] == 0x09 ? level : 0
+    }
+
+    static func headingText(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
+        var q = p
+        while q < end && b[q] == 0x23 { q += 1 }
+        var e = end
+        while e > q && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+        // A closing sequence of #s preceded by a space is not part of the text.
+        var h = e
+        while h > q && b[h - 1] == 0x23 { h -= 1 }
+        if h < e && (h == q || b[h - 1] == 0x20) { e = h }
+        return String(decoding: b[q..<e], as: UTF8.self).trimmingBlanks.description
+    }
+
+    /// Byte ranges of inline code spans on one line.
+    static func codeSpans(_ b: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        var i = start
+        while i < end {
+            guard b[i] == 0x60 else { i += 1; continue }
+            var j = i
+            while j < end && b[j] == 0x60 { j += 1 }
+            let run = j - i
+            var k = j
+            var closed = false
+            while k < end {
+                if b[k] == 0x60 {
+                    var m = k
+                    while m < end && b[m] == 0x60 { m += 1 }
+                    if m - k == run { spans.append(i..<m); i = m; closed = true; break }
+                    k = m
+                } else { k += 1 }
+            }
+            if !closed { i = j }
+        }
+        return spans
+    }
+
+    static func isTagByte(_ c: UInt8) -> Bool {
+        // ASCII letters, digits, _ - /, and every non-ASCII byte (letters of other scripts).
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+            || c == 0x5F || c == 0x2D || c == 0x2F || c >= 0x80
+    }
+
+    /// Finds tags and links on one line outside code spans.
+    static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, codeSpans: [Range<Int>],
+                         links: inout [Link], tag: (String) -> Void) {
+        var spanIndex = 0
+        var i = start
+        while i < end {
+            if spanIndex < codeSpans.count && i >= codeSpans[spanIndex].lowerBound {
+                i = codeSpans[spanIndex].upperBound
+                spanIndex += 1
+                continue
+            }
+            let c = b[i]
+            if c == 0x23, i == start || b[i - 1] == 0x20 || b[i - 1] == 0x09 {
+                var j = i + 1
+                while j < end && isTagByte(b[j]) { j += 1 }
+                // Trailing punctuation such as "#idea." is not part of the tag.
+                while j > i + 1 && (b[j - 1] == 0x2F || b[j - 1] == 0x2D) { j -= 1 }
+                let body = b[(i + 1)..<j]
+                if !body.isEmpty && !body.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    if let text = String(validating: body, as: UTF8.self), text.unicodeScalars.allSatisfy({ isTagScalar($0) }) {
+                        tag(text)
+                    }
+                }
+                i = max(j, i + 1)
+                continue
+            }
+            if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B) {
+                let embed = c == 0x21
+                let open = embed ? i + 1 : i
+                if open + 1 < end && b[open + 1] == 0x5B, let (link, after) = wikiLink(b, open, end, embed: embed) {
+                    links.append(link)
+                    i = after
+                    continue
+                }
+                if let (link, after) = markdownLink(b, open, end, embed: embed) {
+                    if let link { links.append(link) }
+                    i = after
+                    continue
+                }
+            }
+            i += 1
+        }
+    }
+
+    static func isTagScalar(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isAlphabetic || s.properties.numericType != nil || s == "_" || s == "-" || s == "/"
+            || s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .spacingMark
+    }
+
+    /// `[[target#fragment|label]]` starting at `open` (the first `[`).
+    static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool) -> (Link, Int)? {
+        let start = open + 2
+        var j = start
+        while j + 1 < end && !(b[j] == 0x5D && b[j + 1] == 0x5D) {
+            if b[j] == 0x5B && b[j + 1] == 0x5B { return nil }
+            j += 1
+        }
+        guard j + 1 < end else { return nil }
+        let inner = start..<j
+        var targetEnd = inner.upperBound
+        if let bar = b[inner].firstIndex(of: 0x7C) { targetEnd = bar }
+        var fragment: String? = nil
+        var pathEnd = targetEnd
+        if let hash = b[start..<targetEnd].firstIndex(of: 0x23) {
+            pathEnd = hash
+            fragment = String(decoding: b[(hash + 1)..<targetEnd], as: UTF8.self)
+        }
+        // Trim blanks around the target (`[[ Note ]]`).
+        var ts = start, te = pathEnd
+        while ts < te && b[ts] == 0x20 { ts += 1 }
+        while te > ts && b[te - 1] == 0x20 { te -= 1 }
+        let target = String(decoding: b[ts..<te], as: UTF8.self)
+        let link = Link(kind: embed ? .wikiEmbed : .wiki, target: target, fragment: fragment, targetRange: ts..<te)
+        return (link, j + 2)
+    }
+
+    /// `[text](target "title")` starting at `open`. Returns nil for a bracket that is not a link;
+    /// a nil link with a position for links Sheaf does not follow (URLs, anchors).
+    static func markdownLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool) -> (Link?, Int)? {
+        var depth = 0
+        var j = open
+        while j < end {
+            if b[j] == 0x5B { depth += 1 }
+            else if b[j] == 0x5D { depth -= 1; if depth == 0 { break } }
+            else if b[j] == 0x5C { j += 1 }
+            j += 1
+        }
+        guard j < end, j + 1 < end, b[j + 1] == 0x28 else { return nil }
+        var k = j + 2
+        while k < end && b[k] == 0x20 { k += 1 }
+        var targetRange: Range<Int>
+        var close: Int
+        if k < end && b[k] == 0x3C {  // <path with spaces.md>
+            guard let gt = b[(k + 1)..<end].firstIndex(of: 0x3E) else { return nil }
+            targetRange = (k + 1)..<gt
+            guard let paren = b[(gt + 1)..<end].firstIndex(of: 0x29) else { return nil }
+            close = paren
+        } else {
+            var m = k
+            var parens = 0
+            while m < end && b[m] != 0x20 {
+                if b[m] == 0x28 { parens += 1 }
+                if b[m] == 0x29 { if parens == 0 { break }; parens -= 1 }
+                m += 1
+            }
+            targetRange = k..<m
+            guard let paren = b[m..<end].firstIndex(of: 0x29) else { return nil }
+            close = paren
+        }
+        let raw = String(decoding: b[targetRange], as: UTF8.self)
+        if raw.isEmpty || raw.hasPrefix("#") || hasScheme(raw) { return (nil, close + 1) }
+        var path = raw
+        var fragment: String? = nil
+        if let hash = raw.firstIndex(of: "#") {
+            path = String(raw[..<hash])
+            fragment = String(raw[raw.index(after: hash)...])
+            targetRange = targetRange.lowerBound..<(targetRange.lowerBound + path.utf8.count)
+        }
+        let decoded = percentDecoded(path) ?? path
+        return (Link(kind: embed ? .markdownEmbed : .markdown, target: decoded, fragment: fragment, targetRange: targetRange), close + 1)
+    }
+
+    static func hasScheme(_ s: String) -> Bool {
+        guard let colon = s.firstIndex(of: ":") else { return false }
+        let scheme = s[..<colon]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            && scheme.first!.isLetter && scheme.count > 1
+    }
+
+    /// `%20` and friends decoded; nil when an escape is malformed.
+    public static func percentDecoded(_ s: String) -> String? {
+        guard s.contains("%") else { return s }
+        var out: [UInt8] = []
+        let u = Array(s.utf8)
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x25 {
+                guard i + 2 < u.count, let h = hexValue(u[i + 1]), let l = hexValue(u[i + 2]) else { return nil }
+                out.append(h << 4 | l)
+                i += 3
+            } else { out.append(u[i]); i += 1 }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    /// A line with markdown punctuation removed, for snippets.
+    static func plainText(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
+        var text = String(decoding: b[p..<end], as: UTF8.self)
+        // List markers and quotes at the start.
+        while let first = text.first, first == ">" || first == "-" || first == "*" || first == "+" {
+            text.removeFirst()
+            text = String(text.trimmingBlanks)
+        }
+        var out = ""
+        var chars = Substring(text)
+        while let c = chars.first {
+            if c == "!" && chars.dropFirst().first == "[" { chars = chars.dropFirst(); continue }
+            if chars.hasPrefix("[[") {
+                if let close = chars.range(of: "]]") {
+                    let inner = chars[chars.index(chars.startIndex, offsetBy: 2)..<close.lowerBound]
+                    out += inner.split(separator: "|").last.map(String.init) ?? ""
+                    chars = chars[close.upperBound...]
+                    continue
+                }
+            }
+            if c == "[" , let close = chars.firstIndex(of: "]"), chars[chars.index(after: close)...].first == "(",
+               let paren = chars[close...].firstIndex(of: ")") {
+                out += chars[chars.index(after: chars.startIndex)..<close]
+                chars = chars[chars.index(after: paren)...]
+                continue
+            }
+            if c == "*" || c == "_" || c == "`" || c == "~" { chars = chars.dropFirst(); continue }
+            out.append(c)
+            chars = chars.dropFirst()
+        }
+        return String(out.trimmingBlanks)
+    }
+}
+
+extension Substring {
+    func range(of needle: String) -> Range<Substring.Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<self.index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,81 @@
+// A note's text cut into the pieces Sheaf edits: an optional UTF-8 BOM, the front-matter block
+// (its delimiter lines and the YAML lines between them) and the body. Every piece keeps its
+// bytes, so `rendered` of an unedited document is exactly the input.
+
+/// A note's text split into BOM, front-matter block and body, byte for byte.
+public struct NoteDocument: Equatable, Sendable {
+    public var hasBOM: Bool
+    /// The front-matter block, nil when the note has none.
+    public var frontMatter: FrontMatterBlock?
+    /// Everything after the front-matter block.
+    public var body: String
+
+    /// Splits `text` (BOM already decoded as U+FEFF when present).
+    public init(text: String) {
+        var rest = Substring(text)
+        hasBOM = rest.unicodeScalars.first == "\u{FEFF}"
+        if hasBOM { rest = Substring(rest.unicodeScalars.dropFirst()) }
+        if let (block, body) = FrontMatterBlock.take(from: rest) {
+            frontMatter = block
+            self.body = String(body)
+        } else {
+            frontMatter = nil
+            body = String(rest)
+        }
+    }
+
+    /// The document as text again.
+    public var rendered: String {
+        var out = hasBOM ? "\u{FEFF}" : ""
+        if let frontMatter { out += frontMatter.rendered }
+        out += body
+        return out
+    }
+
+    /// The line ending this note uses (from its first line break), for lines Sheaf adds.
+    public var lineEnding: String {
+        if let fm = frontMatter { return Lines.terminator(fm.opening).isEmpty ? "\n" : Lines.terminator(fm.opening) }
+        return Lines.dominantEnding(body[...])
+    }
+}
+
+/// The YAML block between `---` lines at the very top of a note.
+public struct FrontMatterBlock: Equatable, Sendable {
+    /// The opening `---` line with its terminator.
+    public var opening: String
+    /// The YAML lines, each with its terminator.
+    public var lines: [String]
+    /// The closing `---` (or `...`) line with its terminator (none at end of file).
+    public var closing: String
+
+    public init(opening: String = "---\n", lines: [String], closing: String = "---\n") {
+        self.opening = opening
+        self.lines = lines
+        self.closing = closing
+    }
+
+    public var rendered: String { opening + lines.joined() + closing }
+
+    /// The YAML text alone, with "\n" line endings, as a parser wants it.
+    public var yaml: String { lines.map { Lines.content($0) + "\n" }.joined() }
+
+    /// Finds a front-matter block at the start of `text`: a first line that is `---`, then a
+    /// line that is `---` or `...`. Returns the block and the body after it.
+    static func take(from text: Substring) -> (FrontMatterBlock, Substring)? {
+        guard text.hasPrefix("---") else { return nil }
+        let all = Lines.split(text)
+        guard let first = all.first, Lines.content(first).trimmingTrailingBlanks == "---",
+              !Lines.terminator(first).isEmpty else { return nil }
+        for i in 1..<all.count {
+            let content = Lines.content(all[i]).trimmingTrailingBlanks
+            if content == "---" || content == "..." {
+                let block = FrontMatterBlock(opening: String(first),
+                                             lines: all[1..<i].map(String.init),
+                                             closing: String(all[i]))
+                let bodyStart = all[i].endIndex
+                return (block, text[bodyStart...])
+            }
+        }
+        return nil
+    }
+}

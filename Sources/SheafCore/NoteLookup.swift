@@ -1,0 +1,67 @@
+// Naming a note on the command line: by path (vault- or working-directory-relative, with or
+// without `.md`), by unique title, by file name, by alias, or by an id prefix. Ambiguity is an
+// error that lists the candidates.
+
+/// What the lookup needs to know about each note.
+public struct NoteHandle: Sendable, Equatable {
+    public let path: String
+    public let title: String
+    public let id: String?
+    public let aliases: [String]
+
+    public init(path: String, title: String, id: String?, aliases: [String]) {
+        self.path = path
+        self.title = title
+        self.id = id
+        self.aliases = aliases
+    }
+}
+
+public enum NoteLookup {
+    /// Finds the one note `query` names.
+    /// - Parameter workingFolder: the working directory relative to the vault root, nil when outside it.
+    public static func find(_ query: String, in notes: [NoteHandle], workingFolder: String?) throws(SheafError) -> NoteHandle {
+        let q = query.trimmingBlanks
+        guard !q.isEmpty else { throw SheafError("empty note name", hint: "name a note by path, title or id") }
+        var byPath: [String: NoteHandle] = [:]
+        for note in notes { byPath[note.path] = note }
+
+        // 1. Paths, from the working folder and from the vault root.
+        var pathCandidates: [String] = []
+        if let wf = workingFolder, let p = VaultPath.normalize(VaultPath.join(wf, String(q))) { pathCandidates.append(p) }
+        if let p = VaultPath.normalize(String(q)) { pathCandidates.append(p) }
+        for p in pathCandidates {
+            if let hit = byPath[p] ?? byPath[p + ".md"] ?? byPath[p + ".markdown"] { return hit }
+        }
+
+        // 2. Title, 3. file name, 4. alias: exact, ignoring case.
+        let lower = q.lowercased()
+        let rules: [(String, (NoteHandle) -> Bool)] = [
+            ("title", { $0.title.lowercased() == lower }),
+            ("name", { VaultPath.stem($0.path).lowercased() == lower }),
+            ("alias", { $0.aliases.contains { $0.lowercased() == lower } }),
+        ]
+        for (_, matches) in rules {
+            let hits = notes.filter(matches)
+            if hits.count == 1 { return hits[0] }
+            if hits.count > 1 { throw ambiguous(String(q), hits) }
+        }
+
+        // 5. id prefix (at least 4 characters, so a short word is not taken for an id).
+        if q.count >= 4 {
+            let hits = notes.filter { $0.id?.lowercased().hasPrefix(lower) == true }
+            if hits.count == 1 { return hits[0] }
+            if hits.count > 1 { throw ambiguous(String(q), hits) }
+        }
+        throw SheafError("no note matches", path: String(q),
+                         cause: "no path, title, file name, alias or id prefix matches it",
+                         hint: "`sheaf ls` lists the notes")
+    }
+
+    static func ambiguous(_ query: String, _ hits: [NoteHandle]) -> SheafError {
+        let list = hits.sorted { $0.path < $1.path }.map { "    \($0.path)  (\($0.title))" }.joined(separator: "\n")
+        return SheafError("more than one note matches", path: query,
+                          cause: "candidates:\n" + list,
+                          hint: "name the note by its path")
+    }
+}

@@ -1,0 +1,23 @@
+/// An error written for the person at the terminal: what happened, to which path, why, and
+/// what to do next. Rendered as `sheaf: <what>: <path>` with the cause and hint on their own lines.
+public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var what: String
+    public var path: String?
+    public var cause: String?
+    public var hint: String?
+
+    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil) {
+        self.what = what
+        self.path = path
+        self.cause = cause
+        self.hint = hint
+    }
+
+    public var description: String {
+        var out = "sheaf: " + what
+        if let path { out += ": " + path }
+        if let cause { out += "\n  cause: " + cause }
+        if let hint { out += "\n  hint: " + hint }
+        return out
+    }
+}

@@ -1,0 +1,96 @@
+// The walk over a vault's files: readdir and lstat, no Foundation enumerator. It skips `.git`,
+// `.sheaf`, every dot-file and dot-folder, and whatever the ignore rules say; it never follows a
+// symlink out of the vault, nor a symlinked folder at all (no loops). Unreadable folders and
+// outside links are reported, never fatal.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One file found by the walk, with the identity the index compares.
+public struct VaultFile: Sendable, Equatable {
+    public let path: String
+    public let size: Int
+    public let mtimeNanoseconds: Int64
+    public let inode: UInt64
+    public var isNote: Bool { VaultPath.isNote(path) }
+}
+
+/// A problem met during the walk, with the path it concerns.
+public struct WalkWarning: Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+public struct VaultWalker {
+    public let vault: Vault
+    /// Answers whether a vault-relative path is ignored (`isDirectory` says which kind it is).
+    public var isIgnored: (String, Bool) -> Bool
+
+    public init(vault: Vault, isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
+        self.vault = vault
+        self.isIgnored = isIgnored
+    }
+
+    /// Every file of the vault, sorted by path.
+    public func files() -> (files: [VaultFile], warnings: [WalkWarning]) {
+        var files: [VaultFile] = []
+        var warnings: [WalkWarning] = []
+        let realRoot = Self.realPath(vault.root) ?? vault.root
+        walk("", realRoot: realRoot, into: &files, warnings: &warnings)
+        files.sort { $0.path < $1.path }
+        return (files, warnings)
+    }
+
+    private func walk(_ folder: String, realRoot: String, into files: inout [VaultFile], warnings: inout [WalkWarning]) {
+        let absolute = vault.absolute(folder)
+        guard let dir = opendir(absolute) else {
+            warnings.append(WalkWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+            return
+        }
+        defer { closedir(dir) }
+        var subfolders: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix(".") { continue }  // ., .., .git, .sheaf, dot-files and dot-folders
+            let path = VaultPath.join(folder, name)
+            let full = absolute + "/" + name
+            var info = stat()
+            guard lstat(full, &info) == 0 else { continue }  // vanished since readdir
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if !isIgnored(path, true) { subfolders.append(path) }
+            } else if type == S_IFREG {
+                if !isIgnored(path, false) { files.append(Self.file(path, info)) }
+            } else if type == S_IFLNK {
+                guard let target = Self.realPath(full) else { continue }  // dangling
+                guard target == realRoot || target.hasPrefix(realRoot + "/") else {
+                    warnings.append(WalkWarning(path: path, message: "symlink leads outside the vault; skipped"))
+                    continue
+                }
+                var targetInfo = stat()
+                // A link to a file inside the vault is read as that file; linked folders are not
+                // followed, so the walk cannot loop.
+                if stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG, !isIgnored(path, false) {
+                    files.append(Self.file(path, targetInfo))
+                }
+            }
+        }
+        for sub in subfolders { walk(sub, realRoot: realRoot, into: &files, warnings: &warnings) }
+    }
+
+    private static func file(_ path: String, _ info: stat) -> VaultFile {
+        VaultFile(path: path, size: Int(info.st_size),
+                  mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                  inode: UInt64(info.st_ino))
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

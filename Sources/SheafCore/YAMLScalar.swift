@@ -1,0 +1,121 @@
+// Small YAML text helpers for the line-preserving editor: quoting a new value only when it
+// needs it, reading one scalar as written, splitting a comment off a line and a flow list into
+// its items. Yams decides what a scalar means; these only find where things are.
+import Yams
+
+enum YAMLScalar {
+    private static let reservedWords: Set<String> = ["null", "~", "true", "false", "yes", "no", "on", "off", "y", "n"]
+    private static let indicatorStarts: Set<Character> = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`"]
+
+    /// `value` as a YAML scalar: plain when that reads back as the same text, else double-quoted.
+    /// `inFlow` also quotes the flow indicators `, [ ] { }`.
+    static func render(_ value: String, inFlow: Bool = false) -> String {
+        needsQuotes(value, inFlow: inFlow) ? doubleQuoted(value) : value
+    }
+
+    static func needsQuotes(_ value: String, inFlow: Bool) -> Bool {
+        guard let first = value.first, let last = value.last else { return true }
+        if first == " " || last == " " || first == "\t" || last == "\t" { return true }
+        if indicatorStarts.contains(first) { return true }
+        if reservedWords.contains(value.lowercased()) { return true }
+        if value.contains(": ") || value.contains(" #") || value.hasSuffix(":") { return true }
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" }) { return true }
+        if inFlow && value.contains(where: { ",[]{}".contains($0) }) { return true }
+        return false
+    }
+
+    static func doubleQuoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// The text of one scalar as written (`'it''s'` gives `it's`); the raw text when it is not
+    /// a scalar Yams can read alone.
+    static func text(of raw: Substring) -> String {
+        let trimmed = raw.trimmingBlanks
+        guard let first = trimmed.first else { return "" }
+        if first != "\"" && first != "'" { return String(trimmed) }
+        if let node = try? Yams.compose(yaml: String(trimmed)), case .scalar(let s) = node { return s.string }
+        return String(trimmed)
+    }
+
+    /// Splits a line's value part into the value and a trailing comment (with the blanks that
+    /// precede its `#`). Quotes and flow brackets are respected.
+    static func splitComment(_ text: Substring) -> (value: Substring, comment: Substring) {
+        var quote: Character? = nil
+        var previous: Character = " "
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if let q = quote {
+                if c == q { quote = nil }  // '' inside single quotes closes and reopens: harmless
+                else if c == "\\" && q == "\"" { i = text.index(after: i); if i == text.endIndex { break } }
+            } else if c == "\"" || c == "'" {
+                if previous == " " || previous == "\t" || previous == "[" || previous == "," || previous == "{" || i == text.startIndex {
+                    quote = c
+                }
+            } else if c == "#" && (previous == " " || previous == "\t") {
+                var start = i
+                while start > text.startIndex {
+                    let before = text.index(before: start)
+                    if text[before] == " " || text[before] == "\t" { start = before } else { break }
+                }
+                return (text[..<start], text[start...])
+            }
+            previous = c
+            i = text.index(after: i)
+        }
+        return (text, text[text.endIndex...])
+    }
+
+    /// The raw items of a one-line flow sequence `[a, "b, c", d]`, nil when `text` is not one.
+    static func flowItems(_ text: Substring) -> [Substring]? {
+        let t = text.trimmingBlanks
+        guard t.first == "[", t.last == "]" else { return nil }
+        let inner = t.dropFirst().dropLast()
+        var items: [Substring] = []
+        var depth = 0
+        var quote: Character? = nil
+        var start = inner.startIndex
+        var i = inner.startIndex
+        while i < inner.endIndex {
+            let c = inner[i]
+            if let q = quote {
+                if c == q { quote = nil }
+                else if c == "\\" && q == "\"" { i = inner.index(after: i); if i == inner.endIndex { break } }
+            } else if c == "\"" || c == "'" { quote = c }
+            else if c == "[" || c == "{" { depth += 1 }
+            else if c == "]" || c == "}" { depth -= 1 }
+            else if c == "," && depth == 0 {
+                items.append(inner[start..<i].trimmingBlanks)
+                start = inner.index(after: i)
+            }
+            i = inner.index(after: i)
+        }
+        if quote != nil || depth != 0 { return nil }
+        let last = inner[start...].trimmingBlanks
+        if !last.isEmpty || !items.isEmpty { items.append(last) }
+        return items.filter { !$0.isEmpty }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

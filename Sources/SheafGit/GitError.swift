@@ -1,0 +1,50 @@
+// Every libgit2 call that can fail goes through `check`, which turns its return code into a
+// thrown `GitError` naming the C function, with libgit2's own message read on the same thread.
+import CGit2
+import Foundation
+
+/// A failed libgit2 call: which function, its return code and libgit2's message.
+public struct GitError: Error, CustomStringConvertible, Sendable {
+    /// The libgit2 error codes callers act upon.
+    public enum Code: Sendable, Equatable {
+        case notFound, exists, ambiguous, nonFastForward, auth, certificate, conflict, locked
+        case user, other(Int32)
+
+        init(_ raw: Int32) {
+            switch raw {
+            case GIT_ENOTFOUND.rawValue: self = .notFound
+            case GIT_EEXISTS.rawValue: self = .exists
+            case GIT_EAMBIGUOUS.rawValue: self = .ambiguous
+            case GIT_ENONFASTFORWARD.rawValue: self = .nonFastForward
+            case GIT_EAUTH.rawValue: self = .auth
+            case GIT_ECERTIFICATE.rawValue: self = .certificate
+            case GIT_ECONFLICT.rawValue, GIT_EMERGECONFLICT.rawValue: self = .conflict
+            case GIT_ELOCKED.rawValue: self = .locked
+            case GIT_EUSER.rawValue: self = .user
+            default: self = .other(raw)
+            }
+        }
+    }
+
+    public let function: String
+    public let code: Code
+    public let message: String
+
+    public var description: String { "\(function) failed: \(message)" }
+
+    /// Reads libgit2's thread-local last error; call it right after the failing call.
+    static func last(_ function: String, _ raw: Int32) -> GitError {
+        var message = "error \(raw)"
+        if let err = git_error_last(), let text = err.pointee.message {
+            message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return GitError(function: function, code: Code(raw), message: message)
+    }
+}
+
+/// Throws a `GitError` naming `function` when `result` is negative; returns it otherwise.
+@discardableResult
+func check(_ result: Int32, _ function: String) throws(GitError) -> Int32 {
+    if result < 0 { throw GitError.last(function, result) }
+    return result
+}

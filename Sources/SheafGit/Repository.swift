@@ -1,0 +1,100 @@
+// A git repository opened through libgit2. The handle is owned by this class and freed in
+// deinit; no C pointer leaves the module. Sheaf uses it for the vault's own repository:
+// creating it (`init`), staging moves and deletions (`mv`, `rm`) and recording snapshots.
+import CGit2
+import Foundation
+
+/// One change between the last commit and the staged tree.
+public struct StagedChange: Sendable, Equatable {
+    public enum Kind: String, Sendable { case added, edited, deleted, renamed }
+    public let kind: Kind
+    /// Path in the work tree after the change (the old path for a deletion).
+    public let path: String
+    /// The path before a rename.
+    public let oldPath: String?
+}
+
+/// A commit's identity and summary line.
+public struct CommitInfo: Sendable, Equatable {
+    public let id: String
+    public let summary: String
+}
+
+public final class Repository {
+    let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+    deinit { git_repository_free(handle) }
+
+    /// Opens the repository whose work tree is exactly `workTree` (no search upwards, so an
+    /// enclosing repository is never picked up by accident). Returns nil when there is none.
+    public static func open(workTree: String) throws(GitError) -> Repository? {
+        Library.ensure()
+        var repo: OpaquePointer?
+        let flags = GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue
+        let rc = git_repository_open_ext(&repo, workTree, flags, nil)
+        if rc == GIT_ENOTFOUND.rawValue { return nil }
+        try check(rc, "git_repository_open_ext")
+        return Repository(handle: repo!)
+    }
+
+    /// Creates a repository in `workTree` with `initialBranch` as its unborn HEAD.
+    public static func create(workTree: String, initialBranch: String = "main") throws(GitError) -> Repository {
+        Library.ensure()
+        var options = git_repository_init_options()
+        try check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+                  "git_repository_init_options_init")
+        options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+        var repo: OpaquePointer?
+        let rc = initialBranch.withCString { branch -> Int32 in
+            options.initial_head = branch
+            return git_repository_init_ext(&repo, workTree, &options)
+        }
+        try check(rc, "git_repository_init_ext")
+        return Repository(handle: repo!)
+    }
+
+    /// The `.git` folder, with a trailing slash removed.
+    public var gitDirectory: String {
+        var path = String(cString: git_repository_path(handle))
+        while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
+        return path
+    }
+
+    /// The work tree folder, or nil for a bare repository.
+    public var workTree: String? {
+        guard let raw = git_repository_workdir(handle) else { return nil }
+        var path = String(cString: raw)
+        while path.hasSuffix("/") && path.count > 1 { path.removeLast() }
+        return path
+    }
+
+    /// Whether git's ignore rules (.gitignore, info/exclude, core.excludesFile) ignore `path`,
+    /// a path relative to the work tree.
+    public func isIgnored(_ path: String) throws(GitError) -> Bool {
+        var ignored: Int32 = 0
+        try check(git_ignore_path_is_ignored(&ignored, handle, path), "git_ignore_path_is_ignored")
+        return ignored != 0
+    }
+
+    /// The commit HEAD points at, or nil while the branch is unborn.
+    public func head() throws(GitError) -> CommitInfo? {
+        var ref: OpaquePointer?
+        let rc = git_repository_head(&ref, handle)
+        if rc == GIT_EUNBORNBRANCH.rawValue || rc == GIT_ENOTFOUND.rawValue { return nil }
+        try check(rc, "git_repository_head")
+        defer { git_reference_free(ref) }
+        var commit: OpaquePointer?
+        try check(git_reference_peel(&commit, ref, GIT_OBJECT_COMMIT), "git_reference_peel")
+        defer { git_object_free(commit) }
+        let oid = git_object_id(commit)!
+        let summary = git_commit_summary(commit).map { String(cString: $0) } ?? ""
+        return CommitInfo(id: Self.hex(oid), summary: summary)
+    }
+
+    static func hex(_ oid: UnsafePointer<git_oid>) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(GIT_OID_HEXSZ) + 1)
+        git_oid_tostr(&buffer, buffer.count, oid)
+        return String(cString: buffer)
+    }
+}

@@ -1,0 +1,63 @@
+// The vault as read right now: every file from the walk and every note parsed, in parallel.
+// Until the index arrives this is how read commands see the vault; it is rebuilt per command.
+import Foundation
+import SheafCore
+
+/// A note with the file facts the listing needs.
+public struct CatalogNote: Sendable {
+    public let note: Note
+    public let file: VaultFile
+
+    public var path: String { note.path }
+    /// Front-matter `modified`/`updated`, else the file's mtime.
+    public var modified: Date { note.modified ?? Date(timeIntervalSince1970: Double(file.mtimeNanoseconds) / 1e9) }
+    /// Front-matter `created`/`date`, else the file's mtime.
+    public var created: Date { note.created ?? Date(timeIntervalSince1970: Double(file.mtimeNanoseconds) / 1e9) }
+    public var handle: NoteHandle { NoteHandle(path: note.path, title: note.title, id: note.id, aliases: note.aliases) }
+}
+
+/// A warning about one path, shown to the user once per command.
+public struct VaultWarning: Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+public struct Catalog: Sendable {
+    public let files: [VaultFile]
+    public let notes: [CatalogNote]
+    public let warnings: [VaultWarning]
+
+    public var handles: [NoteHandle] { notes.map(\.handle) }
+    public var linkTargets: LinkTargets { LinkTargets(paths: files.map(\.path)) }
+
+    public func note(at path: String) -> CatalogNote? { notes.first { $0.path == path } }
+
+    /// Walks the vault and parses every note on all cores.
+    static func load(vault: Vault, walker: VaultWalker) -> Catalog {
+        let (files, walkWarnings) = walker.files()
+        let noteFiles = files.filter(\.isNote)
+        let results = ParallelResults<CatalogNote?>(count: noteFiles.count)
+        DispatchQueue.concurrentPerform(iterations: noteFiles.count) { i in
+            let file = noteFiles[i]
+            guard let data = FileManager.default.contents(atPath: vault.absolute(file.path)) else {
+                results.set(i, nil)  // vanished or unreadable since the walk
+                return
+            }
+            results.set(i, CatalogNote(note: Note(path: file.path, bytes: data), file: file))
+        }
+        let notes = results.values.compactMap { $0 }
+        var warnings = walkWarnings.map { VaultWarning(path: $0.path, message: $0.message) }
+        for n in notes { warnings += n.note.warnings.map { VaultWarning(path: n.path, message: $0.description) } }
+        return Catalog(files: files, notes: notes, warnings: warnings)
+    }
+}
+
+/// Results written by index from concurrent workers.
+final class ParallelResults<T>: @unchecked Sendable {
+    private var storage: [T?]
+    private let lock = NSLock()
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: T) { lock.lock(); storage[i] = value; lock.unlock() }
+    var values: [T] { storage.compactMap { $0 } }
+}

@@ -1,0 +1,69 @@
+// Edits to one note's file: appending text and adding or removing tags. Each rewrites the
+// file atomically and changes only what it must (see FrontMatterEditor).
+import SheafCore
+
+/// What a tag edit did.
+public struct TagEditReport: Sendable {
+    public let path: String
+    public let changed: [String]
+    /// Tags asked for that needed no change (already there, or absent).
+    public let unchanged: [String]
+    /// Tags written inline in the body, which `tags remove` leaves alone.
+    public let inline: [String]
+}
+
+extension VaultSession {
+    /// Appends `text` to the end of a note, on a line of its own, in the note's line endings.
+    public func append(_ text: String, to note: CatalogNote) throws(SheafError) {
+        let current = try editableText(of: note)
+        let document = NoteDocument(text: current)
+        let eol = document.lineEnding
+        var addition = text.replacingOccurrences(of: "\r\n", with: "\n")
+        if !addition.hasSuffix("\n") { addition += "\n" }
+        if eol == "\r\n" { addition = addition.replacingOccurrences(of: "\n", with: "\r\n") }
+        var result = current
+        if !result.isEmpty && !result.hasSuffix("\n") { result += eol }
+        result += addition
+        try AtomicFile.write(result, to: vault.absolute(note.path))
+        invalidate()
+    }
+
+    public func addTags(_ tags: [String], to note: CatalogNote) throws(SheafError) -> TagEditReport {
+        try editTags(note, tags) { editor, wanted in
+            let present = Set(note.note.tags.map(Self.tagKey))
+            return editor.addItems(wanted.filter { !present.contains(Self.tagKey($0)) }, to: "tags", normalize: Self.tagKey)
+        }
+    }
+
+    public func removeTags(_ tags: [String], from note: CatalogNote) throws(SheafError) -> TagEditReport {
+        try editTags(note, tags) { editor, wanted in
+            editor.removeItems(wanted, from: "tags", normalize: Self.tagKey)
+        }
+    }
+
+    private func editTags(_ note: CatalogNote, _ tags: [String],
+                          _ change: (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
+        let wanted = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
+        guard !wanted.isEmpty else { throw SheafError("no tag given", hint: "sheaf tags add NOTE TAG...") }
+        let text = try editableText(of: note)
+        var editor: FrontMatterEditor
+        do { editor = try FrontMatterEditor(text: text) }
+        catch { throw SheafError("will not change this note", path: note.path, cause: error.description) }
+        let changed = change(&editor, wanted)
+        if !changed.isEmpty {
+            try AtomicFile.write(editor.text, to: vault.absolute(note.path))
+            invalidate()
+        }
+        let changedKeys = Set(changed.map(Self.tagKey))
+        let frontMatterKeys = Set(note.note.frontMatterTags.map(Self.tagKey))
+        let inlineKeys = Set(note.note.tags.map(Self.tagKey)).subtracting(frontMatterKeys)
+        let rest = wanted.filter { !changedKeys.contains(Self.tagKey($0)) }
+        return TagEditReport(path: note.path, changed: changed,
+                             unchanged: rest.filter { !inlineKeys.contains(Self.tagKey($0)) },
+                             inline: rest.filter { inlineKeys.contains(Self.tagKey($0)) })
+    }
+
+    static func tagKey(_ tag: String) -> String {
+        (tag.hasPrefix("#") ? String(tag.dropFirst()) : tag).lowercased()
+    }
+}

@@ -1,0 +1,58 @@
+// Listings: notes filtered and sorted for `sheaf ls`, and tag counts for `sheaf tags`.
+import Foundation
+import SheafCore
+
+public enum NoteSort: String, CaseIterable, Sendable {
+    case modified, created, title, path
+}
+
+public struct TagCount: Sendable, Equatable {
+    public let tag: String
+    public let count: Int
+}
+
+extension VaultSession {
+    /// Notes in `folder` (and below) carrying `tag` (or a `tag/child`), sorted, at most `limit`.
+    public func list(folder: String?, tag: String?, sort: NoteSort, reverse: Bool = false, limit: Int?) throws(SheafError) -> [CatalogNote] {
+        var notes = try catalog().notes
+        if let folder {
+            let f = try vaultFolder(folder)
+            if !f.isEmpty { notes = notes.filter { $0.path.hasPrefix(f + "/") } }
+        }
+        if let tag {
+            let key = Self.tagKey(tag)
+            notes = notes.filter { $0.note.tags.contains { Self.tagKey($0) == key || Self.tagKey($0).hasPrefix(key + "/") } }
+        }
+        notes.sort { a, b in
+            switch sort {
+            case .modified: return (a.modified, b.path) > (b.modified, a.path)
+            case .created: return (a.created, b.path) > (b.created, a.path)
+            case .title:
+                let (x, y) = (a.note.title.lowercased(), b.note.title.lowercased())
+                return x == y ? a.path < b.path : x < y
+            case .path: return a.path < b.path
+            }
+        }
+        if reverse { notes.reverse() }
+        if let limit { notes = Array(notes.prefix(max(0, limit))) }
+        return notes
+    }
+
+    /// Every tag with the number of notes carrying it, most used first. Tags differing only in
+    /// case count as one, shown in their most common spelling.
+    public func tagCounts() throws(SheafError) -> [TagCount] {
+        var counts: [String: Int] = [:]
+        var spellings: [String: [String: Int]] = [:]
+        for note in try catalog().notes {
+            for tag in note.note.tags {
+                let key = Self.tagKey(tag)
+                counts[key, default: 0] += 1
+                spellings[key, default: [:]][tag, default: 0] += 1
+            }
+        }
+        return counts.map { key, count in
+            let spelling = spellings[key]!.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            return TagCount(tag: spelling, count: count)
+        }.sorted { ($1.count, $0.tag.lowercased()) < ($0.count, $1.tag.lowercased()) }
+    }
+}

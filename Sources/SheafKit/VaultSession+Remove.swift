@@ -1,0 +1,39 @@
+// `sheaf rm`: the vault is committed first, so the note's last text is in git history; then the
+// file is deleted and the deletion committed. Git history is the trash.
+import Foundation
+import SheafCore
+import SheafGit
+
+public struct RemoveReport: Sendable {
+    public let path: String
+    /// The commit that holds the note's last version.
+    public let keptIn: String?
+    /// Notes that still link to the removed one.
+    public let linkedFrom: [String]
+}
+
+extension VaultSession {
+    public func remove(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
+        let catalog = try catalog()
+        let targets = catalog.linkTargets
+        let linkedFrom = catalog.notes.filter { other in
+            other.path != note.path && other.note.links.contains { targets.resolve($0, from: other.path) == note.path }
+        }.map(\.path)
+        try commitSnapshot()
+        let kept = try requireRepository().headOrNil()
+        guard unlink(vault.absolute(note.path)) == 0 else {
+            throw SheafError("cannot delete", path: note.path, cause: String(cString: strerror(errno)))
+        }
+        removeEmptyFolders(above: note.path)
+        try commitSnapshot()
+        invalidate()
+        return RemoveReport(path: note.path, keptIn: kept, linkedFrom: linkedFrom)
+    }
+}
+
+extension Repository {
+    func headOrNil() throws(SheafError) -> String? {
+        do { return try head()?.id }
+        catch { throw SheafError("cannot read HEAD", cause: error.description) }
+    }
+}

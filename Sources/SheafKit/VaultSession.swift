@@ -1,0 +1,91 @@
+// An opened vault for the length of one command: where it is, its settings, its git repository
+// and (read on first use) its catalog. Every command of the CLI goes through one of these.
+import Foundation
+import SheafCore
+import SheafGit
+
+public final class VaultSession {
+    public let vault: Vault
+    public private(set) var config: VaultConfig
+    /// The working directory relative to the vault root, nil when outside the vault.
+    public let workingFolder: String?
+    private var cachedRepository: Repository??
+    private var cachedCatalog: Catalog?
+
+    public init(vault: Vault, workingDirectory: String) {
+        self.vault = vault
+        self.config = VaultConfig.load(vault)
+        self.workingFolder = vault.relative(Vault.absolutePath(workingDirectory, from: "/"))
+    }
+
+    /// Finds and opens the vault for a command (see `Vault.discover`).
+    public static func open(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            workingDirectory: String = FileManager.default.currentDirectoryPath) throws(SheafError) -> VaultSession {
+        let vault = try Vault.discover(explicit: explicit, environment: environment, workingDirectory: workingDirectory)
+        return VaultSession(vault: vault, workingDirectory: workingDirectory)
+    }
+
+    public var device: String { config.device }
+
+    /// The vault's git repository, nil when it has none (someone removed .git).
+    public func repository() throws(SheafError) -> Repository? {
+        if let cached = cachedRepository { return cached }
+        do {
+            let repo = try Repository.open(workTree: vault.root)
+            cachedRepository = .some(repo)
+            return repo
+        } catch {
+            throw SheafError("cannot open the vault's git repository", path: vault.root, cause: error.description)
+        }
+    }
+
+    /// The repository, or an error saying how to get one.
+    func requireRepository() throws(SheafError) -> Repository {
+        guard let repo = try repository() else {
+            throw SheafError("the vault has no git repository", path: vault.root,
+                             hint: "run `sheaf init` in the vault to create one")
+        }
+        return repo
+    }
+
+    /// Every file and note of the vault as they are now.
+    public func catalog() throws(SheafError) -> Catalog {
+        if let cachedCatalog { return cachedCatalog }
+        let repo = try repository()
+        let walker = VaultWalker(vault: vault) { path, isDirectory in
+            guard let repo else { return false }
+            return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
+        }
+        let catalog = Catalog.load(vault: vault, walker: walker)
+        cachedCatalog = catalog
+        return catalog
+    }
+
+    /// Forgets the catalog after a command changed files.
+    func invalidate() { cachedCatalog = nil }
+
+    /// The note a name points at (path, title, file name, alias or id prefix).
+    public func resolve(_ name: String) throws(SheafError) -> CatalogNote {
+        let catalog = try catalog()
+        let handle = try NoteLookup.find(name, in: catalog.handles, workingFolder: workingFolder)
+        return catalog.note(at: handle.path)!
+    }
+
+    /// Reads a note's current text for an edit, refusing notes Sheaf must never rewrite.
+    func editableText(of note: CatalogNote) throws(SheafError) -> String {
+        guard let data = FileManager.default.contents(atPath: vault.absolute(note.path)) else {
+            throw SheafError("cannot read", path: note.path, cause: "the file vanished or is unreadable")
+        }
+        let fresh = Note(path: note.path, bytes: data)
+        if let warning = fresh.warnings.first {
+            throw SheafError("will not change this note", path: note.path, cause: warning.description,
+                             hint: "fix the file in your editor first")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public func setConfig(_ key: String, _ value: String) throws(SheafError) {
+        config.set(key, value)
+        try AtomicFile.write(config.text, to: vault.configPath)
+    }
+}

@@ -1,0 +1,3 @@
+import SheafCLI
+
+Sheaf.run()
