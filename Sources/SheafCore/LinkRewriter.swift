@@ -23,7 +23,7 @@ public enum LinkRewriter {
             let replacement: String
             if link.isWiki {
                 guard moved != nil else { continue }
-                replacement = wikiTarget(written: written, newPath: target, from: newNotePath, after: after)
+                replacement = wikiTarget(written: written, newPath: target, after: after)
             } else {
                 guard moved != nil || folderMoved else { continue }
                 let angle = link.targetRange.lowerBound > 0 && bytes[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
@@ -37,12 +37,13 @@ public enum LinkRewriter {
         return changed ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    static func wikiTarget(written: String, newPath: String, from notePath: String, after: LinkTargets) -> String {
+    static func wikiTarget(written: String, newPath: String, after: LinkTargets) -> String {
         let keepsExtension = !VaultPath.isNote(newPath) || VaultPath.isNote(written)
         let pathForm = keepsExtension ? newPath : VaultPath.withoutNoteExtension(newPath)
         if written.contains("/") { return pathForm }
         let name = keepsExtension ? VaultPath.fileName(newPath) : VaultPath.stem(newPath)
-        return after.resolveWiki(name, from: notePath) == newPath ? name : pathForm
+        // A bare name only while no other file shares it, so every tool resolves it the same way.
+        return after.nameIsUnique(name, for: newPath) ? name : pathForm
     }
 
     static func markdownTarget(written: String, newPath: String, from notePath: String, angleBrackets: Bool) -> String {

@@ -1,0 +1,151 @@
+import Testing
+@testable import SheafCore
+
+@Suite struct FrontMatterEditorTests {
+    let doc = """
+    ---
+    # a comment at the top
+    title: "Lisbon: tram 28"   # quoted on purpose
+    tags:
+      - travel
+      - 'food'
+    aliases: [Lisboa, "Olisipo"]
+    keywords: coffee, pastry
+    location:
+      lat: 38.71
+      lon: -9.14
+    rating: 4
+    ---
+    Body stays.
+    #idea
+    """
+
+    func edit(_ text: String, _ body: (inout FrontMatterEditor) -> Void) throws -> String {
+        var editor = try FrontMatterEditor(text: text)
+        body(&editor)
+        return editor.text
+    }
+
+    @Test func unchangedDocumentRendersItsExactBytes() throws {
+        #expect(try edit(doc) { _ in } == doc)
+    }
+
+    @Test func addToBlockListAppendsOneLineInItsIndentation() throws {
+        let out = try edit(doc) { $0.addItems(["x"], to: "tags") }
+        #expect(out == doc.replacingOccurrences(of: "  - 'food'\n", with: "  - 'food'\n  - x\n"))
+    }
+
+    @Test func addToFlowListKeepsQuotesAndComment() throws {
+        let out = try edit(doc) { $0.addItems(["Lisbon city"], to: "aliases") }
+        #expect(out.contains("aliases: [Lisboa, \"Olisipo\", Lisbon city]\n"))
+        #expect(Lines.split(out).count == Lines.split(doc).count)
+    }
+
+    @Test func addToCommaStringKeepsItsSeparator() throws {
+        let out = try edit(doc) { $0.addItems(["tea"], to: "keywords") }
+        #expect(out.contains("keywords: coffee, pastry, tea\n"))
+    }
+
+    @Test func addToSpaceStringKeepsItsSeparator() throws {
+        let out = try edit("---\ntags: a b\n---\n") { $0.addItems(["c"], to: "tags") }
+        #expect(out == "---\ntags: a b c\n---\n")
+    }
+
+    @Test func addSkipsItemsAlreadyThereIgnoringCase() throws {
+        var editor = try FrontMatterEditor(text: doc)
+        let added = editor.addItems(["Travel", "new"], to: "tags", normalize: { $0.lowercased() })
+        #expect(added == ["new"])
+    }
+
+    @Test func addToMissingKeyAppendsABlockListInTheDocumentsStyle() throws {
+        let text = "---\ntitle: A\nother:\n- x\n---\nbody\n"
+        let out = try edit(text) { $0.addItems(["t1", "t2"], to: "tags") }
+        #expect(out == "---\ntitle: A\nother:\n- x\ntags:\n- t1\n- t2\n---\nbody\n")
+    }
+
+    @Test func addToNoteWithoutFrontMatterPrependsABlockAndKeepsTheBody() throws {
+        let out = try edit("# Title\n\ntext\n") { $0.addItems(["a"], to: "tags") }
+        #expect(out == "---\ntags:\n  - a\n---\n# Title\n\ntext\n")
+    }
+
+    @Test func addToEmptyKeyStartsABlockList() throws {
+        let out = try edit("---\ntags:\ntitle: T\n---\n") { $0.addItems(["a"], to: "tags") }
+        #expect(out == "---\ntags:\n  - a\ntitle: T\n---\n")
+    }
+
+    @Test func addToEmptyFlowList() throws {
+        #expect(try edit("---\ntags: []\n---\n") { $0.addItems(["a", "b"], to: "tags") } == "---\ntags: [a, b]\n---\n")
+    }
+
+    @Test func valuesThatNeedQuotesAreQuoted() throws {
+        let out = try edit("---\ntags: [a]\n---\n") { $0.addItems(["x, y", "#hash", "null"], to: "tags") }
+        #expect(out == "---\ntags: [a, \"x, y\", \"#hash\", \"null\"]\n---\n")
+        let parsed = try FrontMatter(parsing: NoteDocument(text: out).frontMatter!)
+        #expect(parsed["tags"] == .list([.scalar("a"), .scalar("x, y"), .scalar("#hash"), .scalar("null")]))
+    }
+
+    @Test func removeFromBlockListDropsOnlyThatLine() throws {
+        let out = try edit(doc) { $0.removeItems(["food"], from: "tags") }
+        #expect(out == doc.replacingOccurrences(of: "  - 'food'\n", with: ""))
+    }
+
+    @Test func removeFromFlowListKeepsTheOthersAsWritten() throws {
+        let out = try edit(doc) { $0.removeItems(["Lisboa"], from: "aliases") }
+        #expect(out.contains("aliases: [\"Olisipo\"]\n"))
+    }
+
+    @Test func removeFromString() throws {
+        let out = try edit(doc) { $0.removeItems(["coffee"], from: "keywords") }
+        #expect(out.contains("keywords: pastry\n"))
+    }
+
+    @Test func setExistingKeyKeepsItsPlaceAndComment() throws {
+        let out = try edit(doc) { $0.set("title", to: "Porto") }
+        #expect(out == doc.replacingOccurrences(of: "title: \"Lisbon: tram 28\"   # quoted on purpose", with: "title: Porto   # quoted on purpose"))
+    }
+
+    @Test func setReplacesANestedMappingWithAScalar() throws {
+        let out = try edit(doc) { $0.set("location", to: "Lisbon") }
+        #expect(out.contains("location: Lisbon\nrating: 4\n"))
+        #expect(!out.contains("lat:"))
+    }
+
+    @Test func setNewKeyGoesLast() throws {
+        let out = try edit(doc) { $0.set("status", to: "done") }
+        #expect(out.contains("rating: 4\nstatus: done\n---\n"))
+    }
+
+    @Test func removeKeyLeavesCommentsAndOtherKeys() throws {
+        let out = try edit(doc) { _ = $0.remove("tags") }
+        #expect(out == doc.replacingOccurrences(of: "tags:\n  - travel\n  - 'food'\n", with: ""))
+    }
+
+    @Test func crlfNoteGetsCrlfLines() throws {
+        let text = "---\r\ntitle: A\r\ntags:\r\n  - a\r\n---\r\nbody\r\n"
+        let out = try edit(text) { $0.addItems(["b"], to: "tags") }
+        #expect(out == "---\r\ntitle: A\r\ntags:\r\n  - a\r\n  - b\r\n---\r\nbody\r\n")
+        let out2 = try edit(text) { $0.set("status", to: "x") }
+        #expect(out2 == "---\r\ntitle: A\r\ntags:\r\n  - a\r\nstatus: x\r\n---\r\nbody\r\n")
+    }
+
+    @Test func bomSurvivesAnEdit() throws {
+        let text = "\u{FEFF}---\ntags: [a]\n---\nbody\n"
+        let out = try edit(text) { $0.addItems(["b"], to: "tags") }
+        #expect(out == "\u{FEFF}---\ntags: [a, b]\n---\nbody\n")
+    }
+
+    @Test func brokenYAMLIsRefused() {
+        #expect(throws: FrontMatterError.self) { try FrontMatterEditor(text: "---\ntags: [unclosed\n---\nbody\n") }
+    }
+
+    @Test func quotedKeysAreFound() throws {
+        let out = try edit("---\n\"my key\": 1\n'other': [a]\n---\n") { $0.addItems(["b"], to: "other") }
+        #expect(out == "---\n\"my key\": 1\n'other': [a, b]\n---\n")
+    }
+
+    @Test func keyInsideNestedMappingIsNotTopLevel() throws {
+        let text = "---\nmeta:\n  tags: [x]\n---\n"
+        let out = try edit(text) { $0.addItems(["a"], to: "tags") }
+        #expect(out == "---\nmeta:\n  tags: [x]\ntags:\n  - a\n---\n")
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import SheafCore
+
+@Suite struct MarkdownScanTests {
+    @Test func inlineTagsSkipCodeHeadingsAndURLs() {
+        let body = """
+        # Heading is not a tag
+        Text with #idea and #travel/portugal, #café and #2026 (numbers alone are not tags).
+        Inline `#notatag` and http://example.com/#anchor and [x](#frag).
+        ```
+        #fenced is code
+        ```
+        ~~~python
+        # comment #alsocode
+        ~~~
+        End #last.
+        """
+        let scan = MarkdownScan(body: body)
+        #expect(scan.tags == ["idea", "travel/portugal", "café", "last"])
+        #expect(scan.firstHeading == "Heading is not a tag")
+    }
+
+    @Test func wikiLinksInEveryForm() {
+        let scan = MarkdownScan(body: "See [[Note]], [[Folder/Other|label]], [[Third#Part]] and ![[pic.png]]; [[#Local]].")
+        #expect(scan.links.map(\.target) == ["Note", "Folder/Other", "Third", "pic.png", ""])
+        #expect(scan.links.map(\.kind) == [.wiki, .wiki, .wiki, .wikiEmbed, .wiki])
+        #expect(scan.links[2].fragment == "Part")
+    }
+
+    @Test func markdownLinksAreDecodedAndURLsSkipped() {
+        let body = "[a](../Other/Note.md) [b](Note%20With%20Spaces.md) [c](<Spaced Name.md>) ![i](images/chart.png) [web](https://x.org) [top](#top) [d](Sub/Page.md#section)"
+        let scan = MarkdownScan(body: body)
+        #expect(scan.links.map(\.target) == ["../Other/Note.md", "Note With Spaces.md", "Spaced Name.md", "images/chart.png", "Sub/Page.md"])
+        #expect(scan.links.map(\.kind) == [.markdown, .markdown, .markdown, .markdownEmbed, .markdown])
+        #expect(scan.links.last?.fragment == "section")
+    }
+
+    @Test func linksInsideCodeAreIgnored() {
+        let scan = MarkdownScan(body: "`[[not a link]]`\n```\n[[nor this]]\n```\n[[yes]]")
+        #expect(scan.links.map(\.target) == ["yes"])
+    }
+
+    @Test func targetRangesPointAtTheTargetBytes() {
+        let body = "é [[Ünïcode Note|x]] and [y](<a b.md>)"
+        let bytes = Array(body.utf8)
+        let scan = MarkdownScan(body: body)
+        #expect(scan.links.map { String(decoding: bytes[$0.targetRange], as: UTF8.self) } == ["Ünïcode Note", "a b.md"])
+    }
+
+    @Test func snippetIsPlainText() {
+        let scan = MarkdownScan(body: "# Title\n\n- **Bold** item with [[Link|label]] and [text](x.md)\n> quoted `code`\n")
+        #expect(scan.snippet == "Bold item with label and text quoted code")
+    }
+
+    @Test func cyrillicAndCJKTags() {
+        #expect(MarkdownScan(body: "#заметка and #日本語").tags == ["заметка", "日本語"])
+    }
+}

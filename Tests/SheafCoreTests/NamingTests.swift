@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import SheafCore
+
+@Suite struct NamingTests {
+    @Test func fileNamesDropForbiddenCharactersAndAreNFC() {
+        #expect(NoteFileName.stem(for: "Lisbon: tram 28 / day?") == "Lisbon tram 28 day")
+        #expect(NoteFileName.stem(for: "Cafe\u{301}") == "Caf\u{E9}")
+        #expect(NoteFileName.stem(for: "Cafe\u{301}").unicodeScalars.count == 4)
+        #expect(NoteFileName.stem(for: "...") == "Untitled")
+        #expect(NoteFileName.stem(for: ".hidden") == "hidden")
+        #expect(NoteFileName.stem(for: String(repeating: "é", count: 100)).utf8.count <= 117)
+    }
+
+    @Test func clashGetsANumber() {
+        let taken: Set = ["A/Idea.md", "A/Idea 2.md"]
+        #expect(NoteFileName.freePath(for: "Idea", in: "A") { taken.contains($0) } == "A/Idea 3.md")
+    }
+
+    let notes = [
+        NoteHandle(path: "Inbox/Ideas.md", title: "Ideas", id: "aaaa1111-x", aliases: []),
+        NoteHandle(path: "Projects/Ideas.md", title: "Ideas", id: "aaaa2222-y", aliases: []),
+        NoteHandle(path: "Trips/Lisbon.md", title: "Lisbon trip", id: "bbbb3333", aliases: ["Lisboa"]),
+    ]
+
+    @Test func lookupByPathTitleNameAliasAndId() throws {
+        #expect(try NoteLookup.find("Trips/Lisbon.md", in: notes, workingFolder: "").path == "Trips/Lisbon.md")
+        #expect(try NoteLookup.find("Lisbon", in: notes, workingFolder: "Trips").path == "Trips/Lisbon.md")
+        #expect(try NoteLookup.find("lisbon trip", in: notes, workingFolder: nil).path == "Trips/Lisbon.md")
+        #expect(try NoteLookup.find("Lisboa", in: notes, workingFolder: nil).path == "Trips/Lisbon.md")
+        #expect(try NoteLookup.find("bbbb", in: notes, workingFolder: nil).path == "Trips/Lisbon.md")
+        #expect(try NoteLookup.find("Projects/Ideas", in: notes, workingFolder: nil).path == "Projects/Ideas.md")
+    }
+
+    @Test func ambiguityListsTheCandidates() {
+        do {
+            _ = try NoteLookup.find("Ideas", in: notes, workingFolder: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.what == "more than one note matches")
+            #expect(error.cause?.contains("Inbox/Ideas.md") == true)
+            #expect(error.cause?.contains("Projects/Ideas.md") == true)
+        }
+        #expect(throws: SheafError.self) { try NoteLookup.find("aaaa", in: notes, workingFolder: nil) }
+    }
+
+    @Test func relativePaths() {
+        #expect(VaultPath.relative(from: "A/B", to: "A/C/x.md") == "../C/x.md")
+        #expect(VaultPath.relative(from: "", to: "A/x.md") == "A/x.md")
+        #expect(VaultPath.relative(from: "A", to: "x.md") == "../x.md")
+        #expect(VaultPath.normalize("A/../../x") == nil)
+    }
+}
