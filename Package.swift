@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore"]
+            dependencies: ["SheafCore", "sheaf"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,115 @@
+// Runs the built `sheaf` binary as a user would, on a temporary copy of samples/.
+import Foundation
+import Testing
+
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// A temporary folder removed when the test ends.
+final class TempDir {
+    let path: String
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-test-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+enum CLI {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `sheaf` binary built beside the test bundle.
+    static let binary: String = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sheaf").path
+        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
+        return packageRoot.appendingPathComponent(".build/debug/sheaf").path
+    }()
+
+    /// Runs `sheaf` with `arguments` in `directory`, with a clean environment.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: String, stdin: String? = nil,
+                    environment extra: [String: String] = [:]) -> RunResult {
+        runProcess(binary, arguments, in: directory, stdin: stdin, environment: extra)
+    }
+
+    static func runProcess(_ executable: String, _ arguments: [String], in directory: String, stdin: String? = nil,
+                           environment extra: [String: String] = [:]) -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": directory, "LANG": "C.UTF-8",
+                   "GIT_CONFIG_NOSYSTEM": "1", "TZ": "UTC"]
+        for (k, v) in extra { env[k] = v }
+        process.environment = env
+        // Output goes to files, so a large output can never block the child.
+        let outPath = NSTemporaryDirectory() + "sheaf-out-\(UUID().uuidString)"
+        let errPath = outPath + ".err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+        let out = FileHandle(forWritingAtPath: outPath)!, err = FileHandle(forWritingAtPath: errPath)!
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try! process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try? out.close(); try? err.close()
+        let outData = FileManager.default.contents(atPath: outPath) ?? Data()
+        let errData = FileManager.default.contents(atPath: errPath) ?? Data()
+        return RunResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a shell command line.
+    @discardableResult
+    static func sh(_ script: String, in directory: String) -> RunResult {
+        runProcess("/bin/sh", ["-c", script], in: directory, environment: ["SHEAF": binary])
+    }
+
+    /// A fresh copy of samples/ (not yet a vault) in a temporary folder.
+    static func samplesCopy(_ temp: TempDir) -> String {
+        let vault = temp.path + "/vault"
+        try! FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("samples").path, toPath: vault)
+        return vault
+    }
+
+    /// A copy of samples/ made a vault with `sheaf init`.
+    static func sampleVault(_ temp: TempDir) -> String {
+        let vault = samplesCopy(temp)
+        let r = run(["init"], in: vault)
+        precondition(r.status == 0, r.stderr)
+        return vault
+    }
+
+    static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    static func write(_ text: String, to path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Every file below `root` (skipping .git and .sheaf) with its bytes.
+    static func snapshot(_ root: String) -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)!
+        while let rel = enumerator.nextObject() as? String {
+            if rel.hasPrefix(".git") || rel.hasPrefix(".sheaf") { continue }
+            var isDir: ObjCBool = false
+            let full = root + "/" + rel
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue {
+                result[rel] = FileManager.default.contents(atPath: full)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import SheafGit
+
+@Suite struct RepositoryTests {
+    func tempFolder() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-git-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func write(_ text: String, _ path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func git(_ args: [String], in dir: String) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        p.arguments = ["-C", dir] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try! p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func createMakesAnUnbornMainBranch() throws {
+        let dir = tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        #expect(try repo.head() == nil)
+        #expect(git(["symbolic-ref", "HEAD"], in: dir) == "refs/heads/main")
+        #expect(repo.gitDirectory == dir + "/.git")
+    }
+
+    @Test func openDoesNotAdoptAnEnclosingRepository() throws {
+        let dir = tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Repository.create(workTree: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/inner", withIntermediateDirectories: true)
+        #expect(try Repository.open(workTree: dir + "/inner") == nil)
+        #expect(try Repository.open(workTree: dir) != nil)
+    }
+
+    @Test func snapshotCommitsAddsEditsDeletesAndRenames() throws {
+        let dir = tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        write("alpha\nbeta\ngamma\ndelta\n", dir + "/a.md")
+        write("one\n", dir + "/b.md")
+        write("ignored\n", dir + "/.sheaf/index")
+        write(".sheaf/\n", dir + "/.git/info/exclude")
+        try repo.stageAll()
+        #expect(try repo.stagedChanges().map(\.kind) == [.added, .added])
+        let first = try repo.commitIndex(message: "first\n\nbody", fallbackName: "dev")
+        #expect(first.summary == "first")
+        #expect(try repo.head() == first)
+        #expect(git(["ls-files"], in: dir) == "a.md\nb.md")
+
+        try FileManager.default.moveItem(atPath: dir + "/a.md", toPath: dir + "/moved.md")
+        write("one\ntwo\n", dir + "/b.md")
+        write("new\n", dir + "/c.md")
+        try repo.stageAll()
+        let changes = try repo.stagedChanges()
+        #expect(changes.contains(StagedChange(kind: .renamed, path: "moved.md", oldPath: "a.md")))
+        #expect(changes.contains(StagedChange(kind: .edited, path: "b.md", oldPath: nil)))
+        #expect(changes.contains(StagedChange(kind: .added, path: "c.md", oldPath: nil)))
+        try repo.commitIndex(message: "second", fallbackName: "dev")
+        #expect(git(["rev-list", "--count", "HEAD"], in: dir) == "2")
+        #expect(git(["status", "--porcelain"], in: dir) == "")
+        #expect(git(["fsck", "--no-progress"], in: dir).isEmpty)
+    }
+
+    @Test func ignoreRulesComeFromGit() throws {
+        let dir = tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        write("*.tmp\nbuild/\n", dir + "/.gitignore")
+        #expect(try repo.isIgnored("x.tmp"))
+        #expect(try repo.isIgnored("build/"))
+        #expect(try !repo.isIgnored("note.md"))
+    }
+
+    @Test func stageMoveRecordsAGitMv() throws {
+        let dir = tempFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        write("text\n", dir + "/a.md")
+        try repo.stageAll()
+        try repo.commitIndex(message: "add", fallbackName: "dev")
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: dir + "/a.md", toPath: dir + "/sub/a.md")
+        try repo.stageMove(from: "a.md", to: "sub/a.md")
+        #expect(git(["status", "--porcelain"], in: dir) == "R  a.md -> sub/a.md")
+    }
+}
