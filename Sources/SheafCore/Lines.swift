@@ -66,3 +66,9 @@ extension StringProtocol {
     /// True when the text is empty or only spaces and tabs.
     var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
 }
+
+extension StringProtocol {
+    /// Whether the text ends with a line break ("\n" or "\r\n"). `hasSuffix("\n")` is false for
+    /// "\r\n", which Swift counts as one Character.
+    public var endsWithLineBreak: Bool { Substring(self).utf8.last == UInt8(ascii: "\n") }
+}

@@ -19,10 +19,10 @@ extension VaultSession {
         let document = NoteDocument(text: current)
         let eol = document.lineEnding
         var addition = text.replacingOccurrences(of: "\r\n", with: "\n")
-        if !addition.hasSuffix("\n") { addition += "\n" }
+        if !addition.endsWithLineBreak { addition += "\n" }
         if eol == "\r\n" { addition = addition.replacingOccurrences(of: "\n", with: "\r\n") }
         var result = current
-        if !result.isEmpty && !result.hasSuffix("\n") { result += eol }
+        if !result.isEmpty && !result.endsWithLineBreak { result += eol }
         result += addition
         try AtomicFile.write(result, to: vault.absolute(note.path))
         invalidate()

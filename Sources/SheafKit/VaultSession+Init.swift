@@ -61,7 +61,7 @@ extension VaultSession {
         let missing = excludedPatterns.filter { !present.contains($0) }
         guard !missing.isEmpty else { return [] }
         var text = existing
-        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        if !text.isEmpty && !text.endsWithLineBreak { text += "\n" }
         text += "# sheaf: local state and volatile editor files\n" + missing.map { $0 + "\n" }.joined()
         try? FileManager.default.createDirectory(atPath: info, withIntermediateDirectories: true)
         try AtomicFile.write(text, to: path)

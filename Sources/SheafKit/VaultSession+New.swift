@@ -34,7 +34,7 @@ extension VaultSession {
         if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
         var text = editor.text
         if !body.isEmpty {
-            text += "\n" + body + (body.hasSuffix("\n") ? "" : "\n")
+            text += "\n" + body + (body.endsWithLineBreak ? "" : "\n")
         }
         do {
             try fm.createDirectory(atPath: vault.absolute(folderPath), withIntermediateDirectories: true)
