@@ -26,7 +26,7 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// Shows the warnings gathered while reading the vault, once each.
-func report(_ warnings: [VaultWarning]) {
-    for w in warnings { Terminal.warn(w.description) }
+/// Shows the warnings about the vault's files: each once per change of its file, all with -v.
+func reportWarnings(_ session: VaultSession) throws {
+    for w in try session.warningsToShow(all: Terminal.verbose) { Terminal.warn(w.description) }
 }

@@ -286,7 +286,14 @@ public struct MarkdownScan: Sendable, Equatable {
         var out = ""
         var chars = Substring(text)
         while let c = chars.first {
-            if c == "!" && chars.dropFirst().first == "[" { chars = chars.dropFirst(); continue }
+            if c == "!" && chars.dropFirst().hasPrefix("[["), let close = chars.range(of: "]]") {
+                chars = chars[close.upperBound...]  // embeds say nothing in a snippet
+                continue
+            }
+            if c == "!" && chars.dropFirst().first == "[", let paren = chars.firstIndex(of: ")") {
+                chars = chars[chars.index(after: paren)...]
+                continue
+            }
             if chars.hasPrefix("[[") {
                 if let close = chars.range(of: "]]") {
                     let inner = chars[chars.index(chars.startIndex, offsetBy: 2)..<close.lowerBound]

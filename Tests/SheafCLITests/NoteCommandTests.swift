@@ -132,10 +132,16 @@ import Testing
         #expect(r.stderr.contains("sheaf: warning: latin1.md: not valid UTF-8"))
         #expect(r.stderr.contains("sheaf: warning: picture.md: binary content"))
         #expect(CLI.run(["ls", "-q"], in: vault).stderr.isEmpty)
+        // Each warning is shown once per change of its file; -v shows them all.
+        #expect(CLI.run(["ls"], in: vault).stderr.isEmpty)
+        #expect(CLI.run(["ls", "-v"], in: vault).stderr.contains("bad-yaml.md"))
+        CLI.write("---\ntags: [oops again\n---\nstill text\n", to: vault + "/bad-yaml.md")
+        let again = CLI.run(["ls"], in: vault)
+        #expect(again.stderr.contains("bad-yaml.md") && !again.stderr.contains("latin1.md"))
         let tag = CLI.run(["tags", "add", "bad-yaml", "x"], in: vault)
         #expect(tag.status == 2)
         #expect(tag.stderr.contains("will not change this note: bad-yaml.md"))
-        #expect(CLI.read(vault + "/bad-yaml.md") == "---\ntags: [oops\n---\nstill text\n")
+        #expect(CLI.read(vault + "/bad-yaml.md") == "---\ntags: [oops again\n---\nstill text\n")
     }
 
     @Test func symlinksLeavingTheVaultAreNotFollowed() {

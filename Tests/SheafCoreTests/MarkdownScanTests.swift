@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func snippetIsPlainText() {
-        let scan = MarkdownScan(body: "# Title\n\n- **Bold** item with [[Link|label]] and [text](x.md)\n> quoted `code`\n")
+        let scan = MarkdownScan(body: "# Title\n![[photo.png]]\n- **Bold** item with [[Link|label]] and [text](x.md) ![alt](i.png)\n> quoted `code`\n")
         #expect(scan.snippet == "Bold item with label and text quoted code")
     }
 

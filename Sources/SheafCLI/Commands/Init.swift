@@ -26,7 +26,7 @@ struct Init: ParsableCommand {
         }
         let session = VaultSession(vault: .init(root: report.root), workingDirectory: report.root)
         let catalog = try session.catalog()
-        SheafCLI.report(catalog.warnings)
+        try reportWarnings(session)
         let attachments = catalog.files.count - catalog.notes.count
         Terminal.out("  \(catalog.notes.count) notes, \(attachments) other files; no file was changed")
     }

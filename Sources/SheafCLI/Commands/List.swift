@@ -22,7 +22,7 @@ struct List: ParsableCommand {
     func run() throws {
         let session = try global.open()
         let notes = try session.list(folder: folder, tag: tag, sort: sort, reverse: reverse, limit: limit)
-        report(try session.catalog().warnings)
+        try reportWarnings(session)
         if json {
             Terminal.json(NoteListJSON(notes: notes.map(NoteSummaryJSON.init)))
         } else if paths {

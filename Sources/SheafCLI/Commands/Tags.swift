@@ -15,7 +15,7 @@ struct Tags: ParsableCommand {
         func run() throws {
             let session = try global.open()
             let counts = try session.tagCounts()
-            report(try session.catalog().warnings)
+            try reportWarnings(session)
             if json {
                 Terminal.json(TagListJSON(tags: counts.map { TagCountJSON(tag: $0.tag, count: $0.count) }))
                 return
