@@ -21,15 +21,7 @@ extension Repository {
         }
         defer { git_signature_free(signature) }
 
-        var parent: OpaquePointer?
-        var ref: OpaquePointer?
-        let rc = git_repository_head(&ref, handle)
-        if rc == 0 {
-            defer { git_reference_free(ref) }
-            try check(git_reference_peel(&parent, ref, GIT_OBJECT_COMMIT), "git_reference_peel")
-        } else if rc != GIT_EUNBORNBRANCH.rawValue && rc != GIT_ENOTFOUND.rawValue {
-            try check(rc, "git_repository_head")
-        }
+        let parent = try peeledHead(GIT_OBJECT_COMMIT)
         defer { if let parent { git_object_free(parent) } }
 
         var commitID = git_oid()

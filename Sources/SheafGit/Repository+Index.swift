@@ -50,7 +50,7 @@ extension Repository {
         var index: OpaquePointer?
         try check(git_repository_index(&index, handle), "git_repository_index")
         defer { git_index_free(index) }
-        let tree = try headTree()
+        let tree = try peeledHead(GIT_OBJECT_TREE)
         defer { git_tree_free(tree) }
         var diff: OpaquePointer?
         try check(git_diff_tree_to_index(&diff, handle, tree, index, nil), "git_diff_tree_to_index")
@@ -73,17 +73,5 @@ extension Repository {
             }
         }
         return changes
-    }
-
-    /// HEAD's tree, or nil while the branch is unborn. The caller frees it.
-    func headTree() throws(GitError) -> OpaquePointer? {
-        var ref: OpaquePointer?
-        let rc = git_repository_head(&ref, handle)
-        if rc == GIT_EUNBORNBRANCH.rawValue || rc == GIT_ENOTFOUND.rawValue { return nil }
-        try check(rc, "git_repository_head")
-        defer { git_reference_free(ref) }
-        var tree: OpaquePointer?
-        try check(git_reference_peel(&tree, ref, GIT_OBJECT_TREE), "git_reference_peel")
-        return tree
     }
 }

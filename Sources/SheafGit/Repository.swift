@@ -79,17 +79,22 @@ public final class Repository {
 
     /// The commit HEAD points at, or nil while the branch is unborn.
     public func head() throws(GitError) -> CommitInfo? {
+        guard let commit = try peeledHead(GIT_OBJECT_COMMIT) else { return nil }
+        defer { git_object_free(commit) }
+        let summary = git_commit_summary(commit).map { String(cString: $0) } ?? ""
+        return CommitInfo(id: Self.hex(git_object_id(commit)), summary: summary)
+    }
+
+    /// HEAD peeled to a commit or tree, nil while the branch is unborn. The caller frees it.
+    func peeledHead(_ type: git_object_t) throws(GitError) -> OpaquePointer? {
         var ref: OpaquePointer?
         let rc = git_repository_head(&ref, handle)
         if rc == GIT_EUNBORNBRANCH.rawValue || rc == GIT_ENOTFOUND.rawValue { return nil }
         try check(rc, "git_repository_head")
         defer { git_reference_free(ref) }
-        var commit: OpaquePointer?
-        try check(git_reference_peel(&commit, ref, GIT_OBJECT_COMMIT), "git_reference_peel")
-        defer { git_object_free(commit) }
-        let oid = git_object_id(commit)!
-        let summary = git_commit_summary(commit).map { String(cString: $0) } ?? ""
-        return CommitInfo(id: Self.hex(oid), summary: summary)
+        var object: OpaquePointer?
+        try check(git_reference_peel(&object, ref, type), "git_reference_peel")
+        return object
     }
 
     static func hex(_ oid: UnsafePointer<git_oid>) -> String {
