@@ -193,4 +193,14 @@ import Testing
         #expect(r.status == 0)
         #expect(bash.stdout == "0\n")
     }
+
+    @Test func decomposedFileNamesAreFoundByComposedNamesAndNeverDoubled() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let nfd = "Cafe\u{301} menu"  // as macOS writes names
+        CLI.write("# Menu\nbica\n", to: vault + "/" + nfd + ".md")
+        #expect(CLI.run(["show", "Caf\u{E9} menu"], in: vault).stdout == "# Menu\nbica\n")
+        let made = CLI.run(["new", "Caf\u{E9} menu"], in: vault)
+        #expect(made.stdout == "Caf\u{E9} menu 2.md\n")
+    }
 }
