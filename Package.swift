@@ -2,6 +2,7 @@
 // Sheaf: a notes store that lives in plain files.
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafKit -> SheafGit -> CGit2
+//                                 -> SheafIndex -> GRDB
 //                                 -> SheafCore
 import PackageDescription
 
@@ -15,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -31,8 +33,12 @@ let package = Package(
             dependencies: ["CGit2"]
         ),
         .target(
+            name: "SheafIndex",
+            dependencies: ["SheafCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit"]
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex"]
         ),
         .target(
             name: "SheafCLI",
@@ -51,6 +57,10 @@ let package = Package(
                 "SheafCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SheafIndexTests",
+            dependencies: ["SheafIndex", "SheafCore"]
         ),
         .testTarget(
             name: "SheafGitTests",

@@ -1,0 +1,81 @@
+// `.sheaf/index.sqlite`: the catalog and the FTS5 index, a cache of the files. Opening it never
+// asks the user to repair anything: a missing, corrupt or foreign database is moved aside and
+// rebuilt from the files.
+import Foundation
+import GRDB
+import SheafCore
+
+/// Why the index had to be rebuilt from scratch.
+public enum RebuildReason: String, Sendable {
+    case missing = "no index yet"
+    case unreadable = "the index was unreadable"
+    case schemaChanged = "the index format changed"
+    case requested = "rebuild requested"
+}
+
+public final class NoteIndex: @unchecked Sendable {
+    let pool: DatabasePool
+    public let path: String
+    /// Set when this open created the database anew; the next scan reads every file.
+    public private(set) var rebuildReason: RebuildReason?
+
+    /// Opens (or creates) the index of `vault`.
+    public init(vault: Vault, rebuild: Bool = false) throws(SheafError) {
+        path = vault.stateDirectory + "/index.sqlite"
+        let fm = FileManager.default
+        var reason: RebuildReason? = fm.fileExists(atPath: path) ? nil : .missing
+        if rebuild {
+            Self.remove(path)
+            reason = .requested
+        }
+        var opened: DatabasePool
+        do {
+            opened = try Self.openAndMigrate(path)
+            if try opened.read({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'needs_rebuild'") }) != nil {
+                reason = reason ?? .schemaChanged
+            }
+        } catch {
+            // Corrupt, truncated, garbage or from an unknown newer schema: start again.
+            Self.remove(path)
+            reason = .unreadable
+            do { opened = try Self.openAndMigrate(path) }
+            catch { throw SheafError("cannot create the index", path: path, cause: "\(error)") }
+        }
+        pool = opened
+        rebuildReason = reason
+    }
+
+    private static func openAndMigrate(_ path: String) throws -> DatabasePool {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let pool = try DatabasePool(path: path, configuration: config)
+        let migrator = Schema.migrator
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        let known = Set(migrator.migrations)
+        if !applied.isSubset(of: known) {
+            throw SheafError("index from a newer Sheaf")
+        }
+        try migrator.migrate(pool)
+        try pool.read { db in
+            // A cheap check that the file is a database at all and its pages are sane.
+            guard try String.fetchOne(db, sql: "PRAGMA quick_check(1)") == "ok" else {
+                throw SheafError("index failed its check")
+            }
+        }
+        return pool
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Marks the index as rebuilt once a full scan has filled it.
+    func clearRebuildMark(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM meta WHERE key = 'needs_rebuild'")
+        rebuildReason = nil
+    }
+}

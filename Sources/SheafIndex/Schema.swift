@@ -1,0 +1,76 @@
+// The catalog's schema. Migrations are append-only: a shipped migration is never edited. A
+// change to what the index holds (a tokenizer, a column) is a new migration that also marks the
+// index as needing a rebuild from the files, so users never fix a database by hand.
+import GRDB
+
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value NOT NULL);
+                INSERT INTO meta (key, value) VALUES ('next_fts_rowid', 1), ('dead_fts_rows', 0);
+                CREATE TABLE notes (
+                    rowid INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    folder TEXT NOT NULL,
+                    note_id TEXT,
+                    title TEXT NOT NULL,
+                    aliases TEXT NOT NULL,          -- one per line
+                    created REAL NOT NULL,          -- seconds since 1970, front-matter or mtime
+                    modified REAL NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    hash TEXT NOT NULL,             -- FNV-1a 64 of the bytes
+                    snippet TEXT NOT NULL,
+                    warnings TEXT NOT NULL,         -- one per line, empty when none
+                    is_conflict INTEGER NOT NULL DEFAULT 0,
+                    fts_rowid INTEGER NOT NULL      -- the live row of note_fts
+                );
+                CREATE INDEX notes_note_id ON notes(note_id);
+                CREATE INDEX notes_hash ON notes(hash);
+                CREATE INDEX notes_folder ON notes(folder);
+                CREATE TABLE tags (
+                    note INTEGER NOT NULL REFERENCES notes(rowid) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,              -- as written
+                    key TEXT NOT NULL               -- lower-cased, without '#'
+                );
+                CREATE INDEX tags_key ON tags(key);
+                CREATE INDEX tags_note ON tags(note);
+                CREATE TABLE links (
+                    note INTEGER NOT NULL REFERENCES notes(rowid) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    target TEXT NOT NULL,           -- as written (decoded for markdown links)
+                    target_key TEXT NOT NULL        -- lower-cased file name without .md: the lookup key
+                );
+                -- Links are resolved when read (backlinks), so a note added later is found
+                -- without re-indexing the notes that link to it.
+                CREATE INDEX links_note ON links(note);
+                CREATE INDEX links_target_key ON links(target_key);
+                CREATE TABLE files (                -- every vault file that is not a note
+                    path TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    inode INTEGER NOT NULL
+                );
+                CREATE TABLE attachments (          -- filled by the media issue
+                    path TEXT PRIMARY KEY,
+                    hash TEXT,
+                    type TEXT,
+                    width INTEGER,
+                    height INTEGER,
+                    thumbnail TEXT
+                );
+                -- Contentless: the text lives in the files, the index holds only postings.
+                -- Rows of an edited or deleted note stay as dead rows until the next compaction
+                -- (SQLite 3.40 cannot delete from a contentless table without the old text).
+                CREATE VIRTUAL TABLE note_fts USING fts5(
+                    title, aliases, tags, path, meta, body,
+                    content='', tokenize='porter unicode61 remove_diacritics 2'
+                );
+                """)
+        }
+        return migrator
+    }
+}
