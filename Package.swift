@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore",
+                "SheafKit", "SheafCore", "SheafIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,6 +3,7 @@
 import Foundation
 import SheafCore
 import SheafGit
+import SheafIndex
 
 public final class VaultSession {
     public let vault: Vault
@@ -11,6 +12,7 @@ public final class VaultSession {
     public let workingFolder: String?
     private var cachedRepository: Repository??
     private var cachedCatalog: Catalog?
+    var cachedIndex: (NoteIndex, ScanReport?)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault
@@ -51,18 +53,13 @@ public final class VaultSession {
     /// Every file and note of the vault as they are now.
     public func catalog() throws(SheafError) -> Catalog {
         if let cachedCatalog { return cachedCatalog }
-        let repo = try repository()
-        let walker = VaultWalker(vault: vault) { path, isDirectory in
-            guard let repo else { return false }
-            return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
-        }
-        let catalog = Catalog.load(vault: vault, walker: walker)
+        let catalog = Catalog.load(vault: vault, walker: try walker())
         cachedCatalog = catalog
         return catalog
     }
 
     /// Forgets the catalog after a command changed files.
-    func invalidate() { cachedCatalog = nil }
+    func invalidate() { cachedCatalog = nil; cachedIndex = nil }
 
     /// The note a name points at (path, title, file name, alias or id prefix).
     public func resolve(_ name: String) throws(SheafError) -> CatalogNote {

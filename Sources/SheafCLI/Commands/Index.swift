@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import SheafIndex
+import SheafKit
+
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring the search index up to date with the files.",
+        discussion: "Every read command does this first; run it yourself after large changes, or with --rebuild to start the index afresh. The index is a cache in .sheaf/index.sqlite: deleting it costs one rebuild.")
+
+    @Flag(help: "Drop the index and read every file again.") var rebuild = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let bar = ProgressBar.callback("indexing")
+        let (_, scan) = try session.freshIndex(rebuild: rebuild, progress: bar?.0) {
+            Terminal.warn("another sheaf command is updating the index; try again when it is done")
+        }
+        bar?.1.finish()
+        guard let report = scan else { throw ExitCode(2) }
+        if let reason = report.rebuilt { Terminal.err("sheaf: rebuilt the index: \(reason.rawValue)") }
+        for w in report.warnings { Terminal.warn("\(w.path): \(w.message)") }
+        Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
+                            report.scanned, report.added, report.changed, report.removed, report.renamed,
+                            report.warnings.count, report.seconds))
+    }
+}
