@@ -17,7 +17,7 @@ public struct Sheaf: ParsableCommand {
         version: version,
         subcommands: [
             Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
-            Tags.self, Index.self, Config.self,
+            Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
         ]
     )
 

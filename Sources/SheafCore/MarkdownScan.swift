@@ -275,6 +275,18 @@ public struct MarkdownScan: Sendable, Equatable {
         }
     }
 
+    /// One line of markdown as plain text: heading marks, list markers, emphasis and link syntax
+    /// removed, embeds dropped.
+    public static func plainLine(_ line: String) -> String {
+        let bytes = Array(line.utf8)
+        var p = 0
+        if headingLevel(bytes, 0, bytes.count) > 0 {
+            while p < bytes.count && bytes[p] == 0x23 { p += 1 }
+            while p < bytes.count && bytes[p] == 0x20 { p += 1 }
+        }
+        return plainText(bytes, p, bytes.count)
+    }
+
     /// A line with markdown punctuation removed, for snippets.
     static func plainText(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
         var text = String(decoding: b[p..<end], as: UTF8.self)

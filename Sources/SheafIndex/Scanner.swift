@@ -176,11 +176,12 @@ extension NoteIndex {
             .filter { !["id", "title", "tags", "aliases"].contains($0.key) }
             .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }
             .joined(separator: "\n")
-        try db.execute(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        let cjk = CJKBigrams.of([note.title, note.aliases.joined(separator: " "), meta, note.body])
+        try db.execute(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        arguments: [ftsRowid, note.title, note.aliases.joined(separator: " "),
                                    note.tags.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: " "),
                                    VaultPath.withoutNoteExtension(item.file.path).replacingOccurrences(of: "/", with: " "),
-                                   meta, note.body])
+                                   meta, note.body, cjk])
     }
 
     /// The key a link target is looked up by: its file name, lower-cased, without a note extension.
@@ -190,9 +191,10 @@ extension NoteIndex {
 
     static func replaceFiles(_ db: Database, _ files: [VaultFile]) throws {
         try db.execute(sql: "DELETE FROM files")
-        let statement = try db.makeStatement(sql: "INSERT INTO files (path, size, mtime_ns, inode) VALUES (?, ?, ?, ?)")
+        let statement = try db.makeStatement(sql: "INSERT INTO files (path, name_key, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?)")
         for f in files {
-            try statement.execute(arguments: [f.path, f.size, f.mtimeNanoseconds, Int64(bitPattern: f.inode)])
+            try statement.execute(arguments: [f.path, VaultPath.fileName(f.path).lowercased(), f.size, f.mtimeNanoseconds,
+                                              Int64(bitPattern: f.inode)])
         }
     }
 }

@@ -50,6 +50,7 @@ enum Schema {
                 CREATE INDEX links_target_key ON links(target_key);
                 CREATE TABLE files (                -- every vault file that is not a note
                     path TEXT PRIMARY KEY,
+                    name_key TEXT NOT NULL,         -- lower-cased file name: what links look up
                     size INTEGER NOT NULL,
                     mtime_ns INTEGER NOT NULL,
                     inode INTEGER NOT NULL
@@ -65,8 +66,12 @@ enum Schema {
                 -- Contentless: the text lives in the files, the index holds only postings.
                 -- Rows of an edited or deleted note stay as dead rows until the next compaction
                 -- (SQLite 3.40 cannot delete from a contentless table without the old text).
+                CREATE INDEX files_name_key ON files(name_key);
+                -- cjk holds the overlapping bigrams of every Chinese, Japanese and Korean run of
+                -- the note (unicode61 glues such runs into one token), so any 2+ character
+                -- substring is found as a phrase of bigrams.
                 CREATE VIRTUAL TABLE note_fts USING fts5(
-                    title, aliases, tags, path, meta, body,
+                    title, aliases, tags, path, meta, body, cjk,
                     content='', tokenize='porter unicode61 remove_diacritics 2'
                 );
                 """)

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import SheafIndex
+import SheafKit
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find notes. Exits 0 when something matched, 1 when nothing did.",
+        discussion: """
+        Words must all match, in any case and with or without accents (cafe finds café); English words \
+        match their other forms (run finds running). Also: "a phrase", prefix*, a OR b, -word, \
+        tag:x or #x, in:Folder/Sub, title:word, after:2026-01-01, before:2026-02, has:attachment, \
+        is:conflict, links:Note. Chinese, Japanese and Korean text is found by any run of 2+ characters.
+        """)
+
+    @Argument(help: "The query (quote it for your shell).") var query: [String]
+    @Option(help: "At most this many results.") var limit: Int = 20
+    @Flag(help: "Print paths only.") var paths = false
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let (hits, _) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths) {
+            Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
+        }
+        if json {
+            Terminal.json(SearchJSON(hits: hits.map {
+                SearchHitJSON(path: $0.path, title: $0.title, modified: $0.modified, score: $0.score,
+                              snippet: $0.snippet.map(\.text).joined(),
+                              highlights: $0.snippet.filter(\.match).map(\.text))
+            }))
+        } else if paths {
+            for h in hits { Terminal.out(h.path) }
+        } else {
+            for h in hits {
+                Terminal.out(Terminal.bold(h.title) + "  " + Terminal.dim(h.path))
+                let snippet = h.snippet.map { $0.match ? Terminal.bold($0.text) : $0.text }.joined()
+                if !snippet.isEmpty { Terminal.out("    " + snippet) }
+            }
+        }
+        if hits.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Backlinks: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the notes that link to a note.")
+    @Argument(help: "The note.") var note: String
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let found = try session.resolve(note)
+        let paths = try session.backlinks(of: found)
+        if json { Terminal.json(BacklinksJSON(note: found.path, backlinks: paths)) } else { paths.forEach { Terminal.out($0) } }
+    }
+}
+
+struct SearchHitJSON: Encodable {
+    let path: String
+    let title: String
+    let modified: Date
+    let score: Double
+    let snippet: String
+    let highlights: [String]
+}
+
+struct SearchJSON: Encodable {
+    let version = jsonVersion
+    let hits: [SearchHitJSON]
+}
+
+struct BacklinksJSON: Encodable {
+    let version = jsonVersion
+    let note: String
+    let backlinks: [String]
+}

@@ -1,0 +1,161 @@
+// `sheaf search`: a parsed SearchQuery compiled into one FTS5 MATCH expression (every user
+// string quoted, so nothing typed is FTS5 syntax) plus SQL conditions on the catalog. Hits come
+// ranked by BM25 with column weights, ties broken by recency; snippets are cut from the files.
+import Foundation
+import GRDB
+import SheafCore
+
+/// One search result.
+public struct SearchHit: Sendable {
+    public let path: String
+    public let title: String
+    public let modified: Date
+    /// BM25 score, lower is better (0 for filter-only queries).
+    public let score: Double
+    /// The snippet as pieces; `true` marks a piece that matched.
+    public var snippet: [(text: String, match: Bool)] = []
+}
+
+public struct SearchOptions: Sendable {
+    public var limit: Int
+    public var snippets: Bool
+    public init(limit: Int = 20, snippets: Bool = true) {
+        self.limit = limit
+        self.snippets = snippets
+    }
+}
+
+extension NoteIndex {
+    /// Column weights for bm25(): title, aliases, tags, path, meta, body, cjk.
+    static let weights = "10.0, 10.0, 5.0, 3.0, 1.0, 1.0, 1.0"
+
+    public func search(_ query: SearchQuery, vault: Vault, options: SearchOptions = SearchOptions()) throws(SheafError) -> [SearchHit] {
+        let match = Self.matchExpression(query.terms, excluded: query.excluded)
+        var conditions: [String] = []
+        var arguments: [DatabaseValueConvertible] = []
+        for f in query.filters { let (sql, args) = Self.condition(f); conditions.append(sql); arguments += args }
+        for f in query.excludedFilters { let (sql, args) = Self.condition(f); conditions.append("NOT (\(sql))"); arguments += args }
+        if query.terms.isEmpty && !query.excluded.isEmpty {
+            conditions.append("n.fts_rowid NOT IN (SELECT rowid FROM note_fts WHERE note_fts MATCH ?)")
+            arguments.append(Self.matchExpression(query.excluded.count == 1 ? query.excluded : [.any(query.excluded)], excluded: []))
+        }
+        let whereExtra = conditions.map { " AND " + $0 }.joined()
+        let sql: String
+        if !query.terms.isEmpty {
+            sql = """
+                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score
+                FROM note_fts JOIN notes n ON n.fts_rowid = note_fts.rowid
+                WHERE note_fts MATCH ?\(whereExtra)
+                ORDER BY score, n.modified DESC LIMIT ?
+                """
+            arguments = [match] + arguments + [options.limit]
+        } else {
+            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
+            arguments.append(options.limit)
+        }
+        var hits: [SearchHit]
+        do {
+            hits = try pool.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                    SearchHit(path: row["path"], title: row["title"],
+                              modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+                }
+            }
+        } catch {
+            throw SheafError("the search failed", cause: "\(error)", hint: "check the query; `sheaf search --help` shows the syntax")
+        }
+        if options.snippets {
+            let needles = Self.needles(query.terms)
+            for i in hits.indices { hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles) }
+        }
+        return hits
+    }
+
+    // MARK: - FTS5
+
+    static func matchExpression(_ terms: [SearchTerm], excluded: [SearchTerm]) -> String {
+        var expr = terms.map(compile).joined(separator: " AND ")
+        for e in excluded where !terms.isEmpty { expr = "(\(expr)) NOT \(compile(e))" }
+        return expr
+    }
+
+    static func compile(_ term: SearchTerm) -> String {
+        switch term {
+        case .word(let w): return text(w, prefix: false)
+        case .prefix(let p): return text(p, prefix: true)
+        case .phrase(let p): return text(p, prefix: false)
+        case .title(let inner): return "title : (\(compile(inner)))"
+        case .any(let members): return "(" + members.map(compile).joined(separator: " OR ") + ")"
+        }
+    }
+
+    /// A user string as an FTS5 string: quoted, `"` doubled. CJK runs are looked up as phrases
+    /// of bigrams in the `cjk` column.
+    static func text(_ s: String, prefix: Bool) -> String {
+        if CJKBigrams.contains(s) {
+            var parts: [String] = []
+            for run in CJKBigrams.runs(s) {
+                if run.count == 1 {
+                    parts.append("cjk : " + quote(String(String.UnicodeScalarView(run))) + " *")
+                } else {
+                    parts.append("cjk : " + quote(CJKBigrams.bigrams(run).joined(separator: " ")) + (prefix ? " *" : ""))
+                }
+            }
+            let rest = String(String.UnicodeScalarView(s.unicodeScalars.filter { !CJKBigrams.isCJK($0) }))
+            if rest.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                parts.append(quote(rest))
+            }
+            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
+        }
+        return quote(s) + (prefix ? " *" : "")
+    }
+
+    static func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    // MARK: - Catalog conditions
+
+    static func condition(_ filter: SearchFilter) -> (String, [DatabaseValueConvertible]) {
+        switch filter {
+        case .tag(let tag):
+            let key = tag.lowercased()
+            return ("EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rowid AND (t.key = ? OR substr(t.key, 1, ?) = ?))",
+                    [key, key.utf8.count + 1, key + "/"])
+        case .folder(let folder):
+            return ("(n.folder = ? COLLATE NOCASE OR substr(n.folder, 1, ?) = ? COLLATE NOCASE)",
+                    [folder, folder.utf8.count + 1, folder + "/"])
+        case .after(let date): return ("n.created >= ?", [date.timeIntervalSince1970])
+        case .before(let date): return ("n.created < ?", [date.timeIntervalSince1970])
+        case .isConflict: return ("n.is_conflict = 1", [])
+        case .hasAttachment:
+            return ("EXISTS (SELECT 1 FROM links l JOIN files f ON f.name_key = lower(l.target) OR f.name_key = lower(replace(l.target, rtrim(l.target, replace(l.target, '/', '')), '')) WHERE l.note = n.rowid)", [])
+        case .links(let target):
+            return ("EXISTS (SELECT 1 FROM links l WHERE l.note = n.rowid AND l.target_key = ?)", [linkKey(target)])
+        }
+    }
+
+    /// Words to highlight in snippets.
+    static func needles(_ terms: [SearchTerm]) -> [String] {
+        terms.flatMap { term -> [String] in
+            switch term {
+            case .word(let w), .prefix(let w), .phrase(let w): return [w]
+            case .title(let inner): return needles([inner])
+            case .any(let members): return needles(members)
+            }
+        }
+    }
+}
+
+extension NoteIndex {
+    /// Paths of notes holding a link whose target key is one of `keys` (candidates to verify).
+    public func notesLinking(toKeys keys: [String]) throws(SheafError) -> [String] {
+        do {
+            return try pool.read { db in
+                let marks = keys.map { _ in "?" }.joined(separator: ", ")
+                return try String.fetchAll(db, sql: "SELECT DISTINCT n.path FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key IN (\(marks))",
+                                           arguments: StatementArguments(keys))
+            }
+        } catch {
+            throw SheafError("cannot read the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`")
+        }
+    }
+}
