@@ -178,10 +178,10 @@ extension NoteIndex {
             .joined(separator: "\n")
         let cjk = CJKBigrams.of([note.title, note.aliases.joined(separator: " "), meta, note.body])
         try db.execute(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [ftsRowid, note.title, note.aliases.joined(separator: " "),
+                       arguments: [ftsRowid, TextFolding.foldGreek(note.title), TextFolding.foldGreek(note.aliases.joined(separator: " ")),
                                    note.tags.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: " "),
                                    VaultPath.withoutNoteExtension(item.file.path).replacingOccurrences(of: "/", with: " "),
-                                   meta, note.body, cjk])
+                                   TextFolding.foldGreek(meta), TextFolding.foldGreek(note.body), cjk])
     }
 
     /// The key a link target is looked up by: its file name, lower-cased, without a note extension.

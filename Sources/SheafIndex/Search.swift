@@ -107,7 +107,7 @@ extension NoteIndex {
             }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
         }
-        return quote(s) + (prefix ? " *" : "")
+        return quote(TextFolding.foldGreek(s)) + (prefix ? " *" : "")
     }
 
     static func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

@@ -13,7 +13,7 @@ struct Search: ParsableCommand {
         is:conflict, links:Note. Chinese, Japanese and Korean text is found by any run of 2+ characters.
         """)
 
-    @Argument(help: "The query (quote it for your shell).") var query: [String]
+    @Argument(parsing: .allUnrecognized, help: "The query (quote it for your shell).") var query: [String]
     @Option(help: "At most this many results.") var limit: Int = 20
     @Flag(help: "Print paths only.") var paths = false
     @Flag(help: "Print JSON.") var json = false
