@@ -1,0 +1,71 @@
+import Foundation
+import SheafCore
+import Testing
+@testable import SheafIndex
+
+@Suite struct ScannerTests {
+    func makeVault() -> (Vault, String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-index-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
+        return (Vault(root: root), root)
+    }
+
+    func write(_ text: String, _ path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func scan(_ vault: Vault) throws -> ScanReport {
+        try NoteIndex(vault: vault).scan(vault: vault, walker: VaultWalker(vault: vault))
+    }
+
+    @Test func addsChangesRenamesAndRemovals() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\nalpha\n", root + "/a.md")
+        write("# B\nbeta\n", root + "/dir/b.md")
+        write("png", root + "/dir/pic.png")
+        var r = try scan(vault)
+        #expect((r.scanned, r.added, r.changed, r.removed, r.renamed) == (3, 2, 0, 0, 0))
+        #expect(r.rebuilt == .missing)
+
+        r = try scan(vault)
+        #expect((r.added, r.changed, r.removed, r.renamed) == (0, 0, 0, 0))
+        #expect(r.rebuilt == nil)
+
+        write("# A\nalpha gamma\n", root + "/a.md")
+        try FileManager.default.moveItem(atPath: root + "/dir/b.md", toPath: root + "/dir/c.md")
+        write("# D\ndelta\n", root + "/d.md")
+        r = try scan(vault)
+        #expect((r.added, r.changed, r.removed, r.renamed) == (1, 1, 0, 1))
+
+        // A new mtime with the same bytes is not a change.
+        write("# D\ndelta\n", root + "/d.md")
+        try FileManager.default.removeItem(atPath: root + "/a.md")
+        r = try scan(vault)
+        #expect((r.added, r.changed, r.removed, r.renamed) == (0, 0, 1, 0))
+
+        let index = try NoteIndex(vault: vault)
+        let hits = try index.search(SearchQuery.parse("beta"), vault: vault, options: SearchOptions(snippets: false))
+        #expect(hits.map(\.path) == ["dir/c.md"])
+        #expect(try index.search(SearchQuery.parse("gamma"), vault: vault).isEmpty)
+    }
+
+    @Test func garbageDatabaseIsRebuilt() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\nalpha\n", root + "/a.md")
+        _ = try scan(vault)
+        write(String(repeating: "garbage", count: 1000), root + "/.sheaf/index.sqlite")
+        let index = try NoteIndex(vault: vault)
+        #expect(index.rebuildReason == .unreadable)
+        let r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.added == 1)
+    }
+
+    @Test func cjkBigrams() {
+        #expect(CJKBigrams.of(["日本語 and 한국어"]) == "日本 本語 0 한국 국어")
+        #expect(NoteIndex.text("東京都", prefix: false) == "cjk : \"東京 京都\"")
+        #expect(NoteIndex.text("a\"b", prefix: true) == "\"a\"\"b\" *")
+    }
+}
