@@ -39,7 +39,7 @@ VOCAB_SEED = 20260101  # the vocabulary is the same for every --seed, so queries
 MTIME_CAP = 1793491200  # 2026-11-01T00:00:00Z: no mtime in the future of the benchmark runs
 CREATED_FROM = 1546300800  # 2019-01-01T00:00:00Z
 CREATED_TO = 1790812800  # 2026-10-01T00:00:00Z
-SIZE_MEDIAN = 3000
+SIZE_MEDIAN = 2900
 SIZE_SIGMA = 0.9  # mean = median * exp(sigma^2 / 2) ~ 4.5 KB
 SIZE_CAP = 60000
 SIZE_MIN = 60
