@@ -483,7 +483,7 @@ def insert_token(rng, sentence, token):
     if r < 0.5:
         return sentence[:-1] + " " + token + sentence[-1]
     k = sentence.find(" ", len(sentence) // 2)
-    if k < 0:
+    if k < 0 or sentence.count("[", 0, k) != sentence.count("]", 0, k):  # never inside a link
         return sentence[:-1] + " " + token + sentence[-1]
     return sentence[:k] + " " + token + sentence[k:]
 
