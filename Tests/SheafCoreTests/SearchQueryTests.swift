@@ -303,16 +303,10 @@ import Testing
 
 /// Builds random valid queries alongside the tree they should parse to (SplitMix64, seeded).
 private struct QueryRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var random: SeededRandom
+    init(seed: UInt64) { random = SeededRandom(seed: Int(truncatingIfNeeded: seed)) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ below: Int) -> Int { Int(next() % UInt64(below)) }
     mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
