@@ -155,7 +155,7 @@ RUSSIAN_WORDS = """и в не на я что он с как а то это по 
 вопрос вопросы ответ ответы слово слова язык языка русский текст текста""".split()
 RU_ONSETS = ["б", "в", "г", "д", "ж", "з", "к", "л", "м", "н", "п", "р", "с", "т", "ф", "х", "ц",
              "ч", "ш", "щ", "пр", "ст", "тр", "кр", "вл", "зв", "сл", ""]
-RU_VOWELS = ["а", "е", "и", "о", "у", "ы", "я", "ю", "о", "а", "е", "ё"]
+RU_VOWELS = ["а", "е", "и", "о", "у", "ы", "я", "ю", "о", "а", "е", "и", "о", "а"]
 RU_ENDINGS = ["", "", "ость", "ение", "ский", "ать", "ить", "ого", "ая", "ые", "ами", "ов", "ой",
               "ему", "ник", "ка", "ки", "ую", "ешь", "ют"]
 
@@ -167,7 +167,9 @@ GREEK_WORDS = """και το η ο να είναι για με σε την τη�
 ελληνικά αλφάβητο μάθημα καλός καλή καλό μεγάλος μικρός νέος παλιός ωραίος σημαντικός""".split()
 EL_ONSETS = ["β", "γ", "δ", "ζ", "θ", "κ", "λ", "μ", "ν", "ξ", "π", "ρ", "σ", "τ", "φ", "χ", "ψ",
              "στ", "πρ", "τρ", "κρ", "γρ", ""]
-EL_VOWELS = ["α", "ε", "η", "ι", "ο", "υ", "ω", "ά", "έ", "ή", "ί", "ό", "ύ", "ώ", "ου", "αι", "ει"]
+EL_VOWELS = ["α", "ε", "η", "ι", "ο", "υ", "ω", "α", "ε", "ι", "ο", "ου", "αι", "ει"]
+EL_TONOS = {"α": "ά", "ε": "έ", "η": "ή", "ι": "ί", "ο": "ό", "υ": "ύ", "ω": "ώ"}
+RU_EL_VOWEL_CHARS = "аеиоуыяюёэαεηιουωάέήίόύώ"
 EL_ENDINGS = ["ς", "ος", "ης", "ας", "α", "η", "ο", "ι", "ών", "ές", "ει", "ουν", ""]
 
 FRENCH_WORDS = """le la les de des et à un une est pour dans que qui pas sur avec au du en il elle
@@ -417,6 +419,14 @@ def build_word_list(rng, real, onsets, vowels, codas, endings, n_pseudo, s=1.0):
     seen = set(words)
     while len(words) < len(real) + n_pseudo:
         w = pseudo_word(rng, onsets, vowels, codas, endings)
+        if any(all(c in RU_EL_VOWEL_CHARS for c in w[i:i + 3]) for i in range(len(w) - 2)):
+            continue
+        if vowels is EL_VOWELS:  # one stress mark per word, on the second vowel of a digraph
+            spots = [i for i, c in enumerate(w) if c in EL_TONOS
+                     and not (i + 1 < len(w) and w[i:i + 2] in ("ου", "αι", "ει"))]
+            if len(spots) > 1:
+                i = rng.choice(spots)
+                w = w[:i] + EL_TONOS[w[i]] + w[i + 1:]
         if len(w) >= 2 and w not in seen:
             seen.add(w)
             words.append(w)
@@ -432,7 +442,7 @@ def build_cjk(rng):
         if w not in seen:
             seen.add(w)
             words.append(w)
-    return Distribution(words, zipf_weights(len(words), 1.0, 2.7))
+    return Distribution(words, zipf_weights(len(words), 0.9, 10.0))
 
 
 def build_tags(rng):
@@ -1047,7 +1057,14 @@ def change_tag(rng, vocab, text, nl):
     if end < 0:
         return text, False
     lines = text[:end].split(nl)
-    new_tag = vocab.tags.one(rng)
+
+    def fresh(existing):
+        existing = {x.strip().strip("\"'").lstrip("#") for x in existing}
+        while True:
+            t = vocab.tags.one(rng)
+            if t not in existing:
+                return t
+
     for i, line in enumerate(lines):
         if not line.startswith("tags:"):
             continue
@@ -1056,6 +1073,7 @@ def change_tag(rng, vocab, text, nl):
             j = i + 1
             while j < len(lines) and TAG_BLOCK_ITEM.match(lines[j]):
                 j += 1
+            new_tag = fresh(TAG_BLOCK_ITEM.match(x).group(2) for x in lines[i + 1:j])
             if j > i + 1:
                 m = TAG_BLOCK_ITEM.match(lines[j - 1])
                 lines[j - 1] = m.group(1) + yaml_flow_item(new_tag)
@@ -1063,15 +1081,15 @@ def change_tag(rng, vocab, text, nl):
                 lines.insert(i + 1, "  - " + yaml_flow_item(new_tag))
         elif value.startswith("[") and value.endswith("]"):
             items = [x.strip() for x in value[1:-1].split(",") if x.strip()]
-            items = items[:-1] + [yaml_flow_item(new_tag)]
+            items = items[:-1] + [yaml_flow_item(fresh(items))]
             lines[i] = "tags: [" + ", ".join(items) + "]"
         else:
             sep = ", " if "," in value else " "
             items = [x.strip() for x in value.replace(",", " ").split() if x.strip()]
-            items = items[:-1] + [new_tag]
+            items = items[:-1] + [fresh(items)]
             lines[i] = "tags: " + sep.join(items)
         return nl.join(lines) + text[end:], True
-    lines.append("tags: [" + yaml_flow_item(new_tag) + "]")
+    lines.append("tags: [" + yaml_flow_item(fresh([])) + "]")
     return nl.join(lines) + text[end:], True
 
 
@@ -1089,7 +1107,9 @@ def edit(vault, n_edits, seed):
             raw = f.read()
         text = raw.decode("utf-8", "surrogateescape")
         nl = "\r\n" if "\r\n" in text else "\n"
-        text, changed = change_tag(rng, vocab, text, nl)
+        bom = "\ufeff" if text.startswith("\ufeff") else ""
+        text, changed = change_tag(rng, vocab, text[len(bom):], nl)
+        text = bom + text
         para = gen.paragraph([])
         if not changed:
             para = insert_token(rng, para, "#" + vocab.tags.one(rng))
@@ -1098,8 +1118,12 @@ def edit(vault, n_edits, seed):
         text += nl + para + nl
         with open(full, "wb") as f:
             f.write(text.encode("utf-8", "surrogateescape"))
-        print(rel)
     print("edited %d notes" % len(chosen), file=sys.stderr)
+    try:
+        sys.stdout.write("".join(rel + "\n" for rel in chosen))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
 
 
 def main():

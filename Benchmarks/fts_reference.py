@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Reference for the cold-index benchmark: a plain single-threaded FTS5 bulk load.
+
+    python3 Benchmarks/fts_reference.py VAULT DB
+
+Walks VAULT (skipping dot-folders and dot-files), reads every *.md / *.markdown note, splits the
+YAML front-matter (between a leading `---` line and the next `---` or `...` line) from the body,
+takes the title (front-matter `title`, else the first `# ` heading, else the file stem) and inserts
+(path, title, body) into one FTS5 table in one transaction:
+
+    CREATE VIRTUAL TABLE notes USING fts5(path, title, body,
+        tokenize='porter unicode61 remove_diacritics 2')
+
+No catalog, no tags or links, default pragmas, no 'optimize'. DB is deleted first. Prints one JSON
+object: seconds (walk + read + parse + insert + commit, wall clock), notes, bytes (the notes' bytes
+read), body_bytes (UTF-8 bytes of text inserted), db_bytes, db_ratio (db_bytes / bytes), and the
+SQLite and Python versions. Run it right after generating the vault (warm page cache), as `sheaf
+index` is measured.
+"""
+
+import json
+import os
+import platform
+import re
+import sqlite3
+import sys
+import time
+
+FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$\n?", re.S | re.M)
+TITLE_KEY = re.compile(r"^title:[ \t]*(.*?)[ \t]*\r?$", re.M)
+HEADING = re.compile(r"^# +(.+?)[ \t]*\r?$", re.M)
+
+
+def note_files(vault):
+    for dirpath, dirnames, filenames in os.walk(vault):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if not name.startswith(".") and name.endswith((".md", ".markdown")):
+                yield os.path.join(dirpath, name)
+
+
+def unquote(value):
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1].replace("''", "'")
+    return value
+
+
+def parse(text, stem):
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    title = None
+    body = text
+    m = FRONT_MATTER.match(text)
+    if m:
+        body = text[m.end():]
+        t = TITLE_KEY.search(m.group(1))
+        if t and t.group(1):
+            title = unquote(t.group(1))
+    if not title:
+        h = HEADING.search(body)
+        title = h.group(1) if h else stem
+    return title, body
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: fts_reference.py VAULT DB")
+    vault, db = sys.argv[1], sys.argv[2]
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    stats = {"notes": 0, "bytes": 0, "body_bytes": 0}
+
+    def rows():
+        for full in note_files(vault):
+            with open(full, "rb") as f:
+                raw = f.read()
+            stats["notes"] += 1
+            stats["bytes"] += len(raw)
+            text = raw.decode("utf-8", "replace")
+            rel = os.path.relpath(full, vault).replace(os.sep, "/")
+            stem = os.path.splitext(os.path.basename(full))[0]
+            title, body = parse(text, stem)
+            stats["body_bytes"] += len(body.encode("utf-8"))
+            yield rel, title, body
+
+    start = time.perf_counter()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("CREATE VIRTUAL TABLE notes USING fts5(path, title, body, "
+                 "tokenize='porter unicode61 remove_diacritics 2')")
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO notes(path, title, body) VALUES (?, ?, ?)", rows())
+    conn.execute("COMMIT")
+    conn.close()
+    seconds = time.perf_counter() - start
+    db_bytes = os.path.getsize(db)
+    print(json.dumps({
+        "seconds": round(seconds, 3),
+        "notes": stats["notes"],
+        "bytes": stats["bytes"],
+        "body_bytes": stats["body_bytes"],
+        "db_bytes": db_bytes,
+        "db_ratio": round(db_bytes / stats["bytes"], 3) if stats["bytes"] else None,
+        "sqlite": sqlite3.sqlite_version,
+        "python": platform.python_version(),
+    }))
+
+
+if __name__ == "__main__":
+    main()
