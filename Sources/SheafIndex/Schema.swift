@@ -28,6 +28,7 @@ enum Schema {
                     is_conflict INTEGER NOT NULL DEFAULT 0,
                     fts_rowid INTEGER NOT NULL      -- the live row of note_fts
                 );
+                CREATE UNIQUE INDEX notes_fts_rowid ON notes(fts_rowid);  -- the FTS-to-catalog join
                 CREATE INDEX notes_note_id ON notes(note_id);
                 CREATE INDEX notes_hash ON notes(hash);
                 CREATE INDEX notes_folder ON notes(folder);
