@@ -60,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafIndexTests",
-            dependencies: ["SheafIndex", "SheafCore"]
+            dependencies: ["SheafIndex", "SheafCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SheafGitTests",
