@@ -198,14 +198,3 @@ extension NoteIndex {
         }
     }
 }
-
-/// Results written by index from concurrent workers.
-final class ConcurrentSlots<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private var count = 0
-    private let lock = NSLock()
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: T) { lock.lock(); storage[i] = value; lock.unlock() }
-    func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
-    var values: [T] { storage.compactMap { $0 } }
-}

@@ -37,27 +37,16 @@ public struct Catalog: Sendable {
     static func load(vault: Vault, walker: VaultWalker) -> Catalog {
         let (files, walkWarnings) = walker.files()
         let noteFiles = files.filter(\.isNote)
-        let results = ParallelResults<CatalogNote?>(count: noteFiles.count)
+        let results = ConcurrentSlots<CatalogNote>(count: noteFiles.count)
         DispatchQueue.concurrentPerform(iterations: noteFiles.count) { i in
             let file = noteFiles[i]
-            guard let data = FileManager.default.contents(atPath: vault.absolute(file.path)) else {
-                results.set(i, nil)  // vanished or unreadable since the walk
-                return
-            }
+            // A file that vanished or became unreadable since the walk is left out.
+            guard let data = FileManager.default.contents(atPath: vault.absolute(file.path)) else { return }
             results.set(i, CatalogNote(note: Note(path: file.path, bytes: data), file: file))
         }
-        let notes = results.values.compactMap { $0 }
+        let notes = results.values
         var warnings = walkWarnings.map { VaultWarning(path: $0.path, message: $0.message) }
         for n in notes { warnings += n.note.warnings.map { VaultWarning(path: n.path, message: $0.description) } }
         return Catalog(files: files, notes: notes, warnings: warnings)
     }
-}
-
-/// Results written by index from concurrent workers.
-final class ParallelResults<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: T) { lock.lock(); storage[i] = value; lock.unlock() }
-    var values: [T] { storage.compactMap { $0 } }
 }
