@@ -24,10 +24,10 @@ enum Terminal {
     static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }  // the reader went away: not an error
@@ -35,8 +35,6 @@ enum Terminal {
             }
             offset += n
         }
-        _ = bytes.count
-        bytes.removeAll()
     }
 
     /// Reads all of standard input as text.

@@ -31,11 +31,9 @@ public enum AtomicFile {
         let writeErrno = errno
         close(fd)
         guard ok else { unlink(temp); errno = writeErrno; throw failure("cannot write", path) }
-        fchmodIfNeeded(temp, mode)
+        chmod(temp, mode)  // open() applied the umask; keep the original file's mode
         guard rename(temp, path) == 0 else { let e = errno; unlink(temp); errno = e; throw failure("cannot replace", path) }
     }
-
-    private static func fchmodIfNeeded(_ path: String, _ mode: mode_t) { chmod(path, mode) }
 
     static func failure(_ what: String, _ path: String) -> SheafError {
         SheafError(what, path: path, cause: String(cString: strerror(errno)))

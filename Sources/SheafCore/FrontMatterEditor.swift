@@ -185,10 +185,6 @@ public struct FrontMatterEditor: Sendable {
     private func appendIndex(_ lines: [String]) -> Int {
         var i = lines.count
         while i > 0 && Lines.content(lines[i - 1]).isBlank { i -= 1 }
-        if i > 0 && Lines.terminator(lines[i - 1]).isEmpty {
-            // Cannot happen inside a closed block; kept for safety.
-            return lines.count
-        }
         return i
     }
 

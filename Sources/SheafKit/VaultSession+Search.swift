@@ -19,8 +19,8 @@ extension VaultSession {
     public func backlinks(of note: CatalogNote) throws(SheafError) -> [String] {
         let (index, _) = try freshIndex()
         let candidates = try index.notesLinking(toKeys: [VaultPath.stem(note.path).lowercased()])
-        let targets = try catalog().linkTargets
         let catalog = try catalog()
+        let targets = catalog.linkTargets
         return candidates.filter { path in
             guard let other = catalog.note(at: path) else { return false }
             return other.note.links.contains { targets.resolve($0, from: path) == note.path }
