@@ -26,26 +26,31 @@ let package = Package(
         ),
         .target(
             name: "SheafCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            exclude: ["README.md"]
         ),
         .target(
             name: "SheafGit",
-            dependencies: ["CGit2"]
+            dependencies: ["CGit2"],
+            exclude: ["README.md"]
         ),
         .target(
             name: "SheafIndex",
-            dependencies: ["SheafCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheafCore", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["README.md"]
         ),
         .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex"]
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex"],
+            exclude: ["README.md"]
         ),
         .target(
             name: "SheafCLI",
             dependencies: [
                 "SheafKit", "SheafCore", "SheafIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "sheaf",
