@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Sheaf: a notes store that lives in plain files.
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
-//   sheaf -> SheafCLI -> SheafKit -> SheafGit -> CGit2
+//   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafCore
 import PackageDescription
@@ -40,8 +40,13 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "SheafSync",
+            dependencies: ["SheafCore", "SheafGit"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex"],
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync"],
             exclude: ["README.md"]
         ),
         .target(
@@ -56,10 +61,11 @@ let package = Package(
             name: "sheaf",
             dependencies: ["SheafCLI"]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SheafCoreTests",
             dependencies: [
-                "SheafCore",
+                "SheafCore", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -68,12 +74,19 @@ let package = Package(
             dependencies: ["SheafIndex", "SheafCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
+            name: "SheafSyncTests",
+            dependencies: [
+                "SheafSync", "SheafCore", "SheafGit", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "SheafGitTests",
             dependencies: ["SheafGit"]
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "sheaf"]
+            dependencies: ["SheafCore", "TestSupport", "sheaf"]
         ),
     ],
     swiftLanguageModes: [.v6]

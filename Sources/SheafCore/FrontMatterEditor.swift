@@ -160,6 +160,32 @@ public struct FrontMatterEditor: Sendable {
         return removed
     }
 
+    /// The top-level keys in order, each with its lines as written (the key line and the value
+    /// lines under it). Used by the sync merge to carry one side's value over verbatim.
+    public var keyedLines: [(key: String, lines: [String])] {
+        let lines = blockLines
+        return Self.entries(in: lines).map { ($0.key, Array(lines[$0.keyLine..<$0.end])) }
+    }
+
+    /// Replaces a key's lines with `newLines` (their line endings become this note's), or adds
+    /// them after the key `after` (at the start when nil or absent, after the last key when the
+    /// key is new and `after` is missing from this block).
+    public mutating func replaceLines(of key: String, with newLines: [String], after: String?) {
+        var lines = blockLines
+        let converted = newLines.map { String(Lines.content($0)) + eol }
+        let entries = Self.entries(in: lines)
+        if let entry = entries.first(where: { $0.key == key }) {
+            lines.replaceSubrange(entry.keyLine..<entry.end, with: converted)
+        } else if let after, let previous = entries.first(where: { $0.key == after }) {
+            lines.insert(contentsOf: converted, at: previous.end)
+        } else if after == nil {
+            lines.insert(contentsOf: converted, at: entries.first?.keyLine ?? appendIndex(lines))
+        } else {
+            lines.insert(contentsOf: converted, at: appendIndex(lines))
+        }
+        blockLines = lines
+    }
+
     // MARK: - The block's lines
 
     private var eol: String { document.lineEnding }

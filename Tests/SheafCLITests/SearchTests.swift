@@ -1,6 +1,7 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 
 @Suite struct SearchTests {
     func paths(_ r: RunResult) -> Set<String> { Set(r.stdout.split(separator: "\n").map(String.init)) }
@@ -43,7 +44,7 @@ import Testing
                 words.insert(w.lowercased())
             }
         }
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(state: seed)
         return Array(words.sorted().shuffled(using: &rng).prefix(count))
     }
 
@@ -151,18 +152,5 @@ import Testing
         CLI.write("see [hub](../Hub.md)\n", to: vault + "/B/two.md")
         CLI.write("see [[Other/Hub]]\n", to: vault + "/C/three.md")
         #expect(CLI.run(["backlinks", "Hub"], in: vault).stdout == "A/one.md\nB/two.md\n")
-    }
-}
-
-/// A deterministic generator for picking sample words.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }

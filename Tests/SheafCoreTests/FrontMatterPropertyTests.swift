@@ -2,20 +2,8 @@
 import PropertyBased
 import Foundation
 import Testing
+import TestSupport
 @testable import SheafCore
-
-/// A small deterministic generator (SplitMix64) driven by a seed from PropertyBased.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: Int) { state = UInt64(truncatingIfNeeded: seed) &+ 0x9E3779B97F4A7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random front-matter documents built from the styles people write.
 enum RandomNote {

@@ -3,6 +3,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import SheafCore
 
 @Suite struct SearchQueryTests {

@@ -1,0 +1,131 @@
+// The front-matter half of the note merge. First the YAML lines are merged like any text: when
+// that is clean and still a valid mapping with unique keys, comments and layout of both sides
+// survive. Otherwise each top-level key is merged on its own (DESIGN.md, Sync): a key one side
+// changed takes that side's lines verbatim; lists merge as sets; `modified`/`updated` take the
+// later time; any other key both sides changed differently is a conflict.
+import Foundation
+import SheafCore
+import SheafGit
+
+struct FrontMatterMerge {
+    /// The local block; the remote-side block when some key conflicted; the conflicting keys.
+    var local: FrontMatterBlock?
+    var remote: FrontMatterBlock?
+    var conflictingKeys: [String]
+
+    /// All three documents' front-matter must parse (the caller checks).
+    static func merge(base: NoteDocument, ours: NoteDocument, theirs: NoteDocument) throws(GitError) -> FrontMatterMerge {
+        let (b, o, t) = (base.frontMatter, ours.frontMatter, theirs.frontMatter)
+        if o == t || t == b { return FrontMatterMerge(local: o, remote: nil, conflictingKeys: []) }
+        if o == b { return FrontMatterMerge(local: t, remote: nil, conflictingKeys: []) }
+
+        let shape = o ?? t!
+        let lines = try LineMerge.merge(base: yamlBytes(b), ours: yamlBytes(o), theirs: yamlBytes(t), favor: .none)
+        if lines.clean, let text = String(validating: lines.bytes, as: UTF8.self) {
+            let block = FrontMatterBlock(opening: shape.opening, lines: Lines.split(text).map(String.init),
+                                         closing: shape.closing)
+            if isValidMapping(block) { return FrontMatterMerge(local: block, remote: nil, conflictingKeys: []) }
+        }
+
+        let local = keyByKey(primary: ours, secondary: theirs, base: base)
+        guard !local.conflicts.isEmpty else {
+            return FrontMatterMerge(local: local.block, remote: nil, conflictingKeys: [])
+        }
+        let remote = keyByKey(primary: theirs, secondary: ours, base: base)
+        return FrontMatterMerge(local: local.block, remote: remote.block, conflictingKeys: local.conflicts)
+    }
+
+    private static func yamlBytes(_ block: FrontMatterBlock?) -> [UInt8] {
+        Array((block?.lines.joined() ?? "").utf8)
+    }
+
+    /// A block that parses as a mapping whose top-level keys are unique.
+    private static func isValidMapping(_ block: FrontMatterBlock) -> Bool {
+        guard let parsed = try? FrontMatter(parsing: block) else { return false }
+        return Set(parsed.entries.map(\.key)).count == parsed.entries.count
+    }
+
+    /// Keys that hold sets whose items compare without case and without a leading `#`.
+    private static let caseInsensitiveLists: Set<String> = ["tags", "aliases"]
+    /// Keys whose later time wins.
+    private static let timeKeys: Set<String> = ["modified", "updated"]
+
+    /// `primary`'s front-matter with `secondary`'s changes applied where they do not conflict.
+    /// The conflicting keys keep `primary`'s value.
+    private static func keyByKey(primary: NoteDocument, secondary: NoteDocument, base: NoteDocument)
+        -> (block: FrontMatterBlock?, conflicts: [String]) {
+        // All three parse (checked by the caller), so the editors cannot throw.
+        guard var editor = try? FrontMatterEditor(document: primary),
+              let other = try? FrontMatterEditor(document: secondary),
+              let ancestor = try? FrontMatterEditor(document: base) else { return (primary.frontMatter, []) }
+        let p = Dictionary(editor.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
+        let s = Dictionary(other.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
+        let b = Dictionary(ancestor.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
+        let (pValues, sValues, bValues) = (editor.frontMatter, other.frontMatter, ancestor.frontMatter)
+
+        var conflicts: [String] = []
+        var previousInSecondary: String? = nil
+        let order = other.keyedLines.map(\.key) + editor.keyedLines.map(\.key) + ancestor.keyedLines.map(\.key)
+        var seen = Set<String>()
+        for key in order where seen.insert(key).inserted {
+            defer { if s[key] != nil { previousInSecondary = key } }
+            let (pl, sl, bl) = (p[key], s[key], b[key])
+            if sl == bl || pl == sl { continue }
+            if pl == bl {
+                // Only the secondary side changed this key: its lines, verbatim.
+                if let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
+                else { editor.remove(key) }
+                continue
+            }
+            guard let pv = pValues[key], let sv = sValues[key] else { conflicts.append(key); continue }
+            if pv == sv { continue }
+            if let merged = mergeLists(key: key, primary: pValues, secondary: sValues, base: bValues) {
+                let normalize = normalizer(for: key)
+                editor.removeItems(merged.removed, from: key, normalize: normalize)
+                editor.addItems(merged.added, to: key, normalize: normalize)
+                continue
+            }
+            if timeKeys.contains(key.lowercased()), let pt = pv.text.flatMap(NoteDate.parse),
+               let st = sv.text.flatMap(NoteDate.parse) {
+                if st > pt, let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
+                continue
+            }
+            conflicts.append(key)
+        }
+        let ordered = editor.keyedLines.map(\.key).filter { conflicts.contains($0) }
+        return (editor.document.frontMatter, ordered)
+    }
+
+    /// For a key that is a list on both sides (or a list-like string for tags and aliases): the
+    /// secondary side's additions and removals against the base, to apply to the primary side.
+    private static func mergeLists(key: String, primary: FrontMatter, secondary: FrontMatter, base: FrontMatter)
+        -> (added: [String], removed: [String])? {
+        let listLike = caseInsensitiveLists.contains(key.lowercased())
+        func items(_ fm: FrontMatter) -> [String]? {
+            switch fm[key] {
+            case .list(let values)?:
+                let texts = values.compactMap(\.text)
+                return texts.count == values.count ? texts : nil
+            case .scalar?: return listLike ? fm.stringList(key) : nil
+            case .null?, nil: return []
+            default: return nil
+            }
+        }
+        guard primary[key] != nil, secondary[key] != nil,
+              items(primary) != nil, let s = items(secondary), let b = items(base) else { return nil }
+        if case .scalar? = primary[key], !listLike { return nil }
+        let normalize = normalizer(for: key)
+        let baseKeys = Set(b.map(normalize)), secondaryKeys = Set(s.map(normalize))
+        let added = s.filter { !baseKeys.contains(normalize($0)) }
+        let removed = b.filter { !secondaryKeys.contains(normalize($0)) }
+        return (added, removed)
+    }
+
+    private static func normalizer(for key: String) -> (String) -> String {
+        guard caseInsensitiveLists.contains(key.lowercased()) else { return { $0 } }
+        return { item in
+            let trimmed = item.hasPrefix("#") ? String(item.dropFirst()) : item
+            return trimmed.lowercased()
+        }
+    }
+}

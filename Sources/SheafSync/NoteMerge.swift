@@ -1,0 +1,66 @@
+// The note merge: one note edited on two sides, merged against the ancestor (DESIGN.md, Sync).
+// It is a pure function of three texts. Front-matter merges key by key, the body by lines
+// through git's xdiff; where edits overlap the note keeps the local side and the remote side's
+// version goes to a conflict file, so no conflict marker is ever written into a note.
+import Foundation
+import SheafCore
+import SheafGit
+
+/// What merging one file's two sides gave.
+public struct FileMerge: Sendable, Equatable {
+    /// The bytes the file holds after the merge (the local side in every overlap).
+    public var merged: [UInt8]
+    /// The remote side's version when the edits overlapped: the content of the conflict file.
+    public var remote: [UInt8]?
+    /// Front-matter keys both sides changed differently, in the order of the local note.
+    public var conflictingKeys: [String]
+    /// Whether body lines overlapped.
+    public var bodyOverlap: Bool
+
+    public var isClean: Bool { remote == nil }
+}
+
+public enum NoteMerge {
+    /// Merges a note (or any text file) edited on both sides. `base` is nil when both sides
+    /// added the file (merged against an empty ancestor). Binary content (a NUL byte or invalid
+    /// UTF-8) is not merged: the local bytes stay, the remote ones become the conflict.
+    public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], isNote: Bool = true)
+        throws(GitError) -> FileMerge {
+        let base = base ?? []
+        if ours == theirs || theirs == base { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
+        if ours == base { return FileMerge(merged: theirs, remote: nil, conflictingKeys: [], bodyOverlap: false) }
+        guard let b = text(base), let o = text(ours), let t = text(theirs) else {
+            return FileMerge(merged: ours, remote: theirs, conflictingKeys: [], bodyOverlap: false)
+        }
+        let docs = (NoteDocument(text: b), NoteDocument(text: o), NoteDocument(text: t))
+        guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
+            let lines = try LineMerge.mergeBothWays(base: base, ours: ours, theirs: theirs)
+            return FileMerge(merged: lines.local, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
+        }
+        let head = try FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
+        let body = try LineMerge.mergeBothWays(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+                                               theirs: Array(docs.2.body.utf8))
+        var local = docs.1
+        local.frontMatter = head.local
+        local.body = String(decoding: body.local, as: UTF8.self)
+        guard head.remote != nil || body.remote != nil else {
+            return FileMerge(merged: Array(local.rendered.utf8), remote: nil, conflictingKeys: [], bodyOverlap: false)
+        }
+        var remote = docs.2
+        remote.frontMatter = head.remote ?? head.local
+        remote.body = String(decoding: body.remote ?? body.local, as: UTF8.self)
+        return FileMerge(merged: Array(local.rendered.utf8), remote: Array(remote.rendered.utf8),
+                         conflictingKeys: head.conflictingKeys, bodyOverlap: body.remote != nil)
+    }
+
+    /// The bytes as text, nil for binary content.
+    static func text(_ bytes: [UInt8]) -> String? {
+        if bytes.contains(0) { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func parses(_ doc: NoteDocument) -> Bool {
+        guard let block = doc.frontMatter else { return true }
+        return (try? FrontMatter(parsing: block)) != nil
+    }
+}
