@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore", "SheafIndex",
+                "SheafKit", "SheafCore", "SheafIndex", "SheafSync", "SheafGit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"]

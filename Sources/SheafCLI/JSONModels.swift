@@ -2,6 +2,7 @@
 import Foundation
 import SheafCore
 import SheafKit
+import SheafSync
 
 let jsonVersion = 1
 
@@ -79,5 +80,48 @@ enum JSONValue: Encodable {
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
         }
+    }
+}
+
+struct CommitRefJSON: Encodable {
+    let id: String
+    let summary: String
+}
+
+struct CommitJSON: Encodable {
+    let version = jsonVersion
+    let commit: CommitRefJSON?
+}
+
+/// The report of pull, push and sync.
+struct SyncJSON: Encodable {
+    let version = jsonVersion
+    let remote: String
+    let committed: CommitRefJSON?
+    let resumed: Bool
+    let pull: PullJSON?
+    let push: PushJSON?
+
+    struct PullJSON: Encodable {
+        let result: String
+        let remoteCommit: String?
+        let head: String?
+        let paths: [PathOutcome]
+        let keptLocalEdits: [String]
+        let conflicts: Int
+    }
+
+    struct PushJSON: Encodable {
+        let pushed: Int
+        let head: String?
+    }
+
+    init(_ run: SyncRun) {
+        remote = run.remote
+        committed = run.committed.map { CommitRefJSON(id: $0.id, summary: $0.summary) }
+        resumed = run.resumed
+        pull = run.pull.map { PullJSON(result: $0.kind.rawValue, remoteCommit: $0.remoteCommit, head: $0.head, paths: $0.outcomes,
+                                       keptLocalEdits: $0.keptLocalEdits, conflicts: $0.conflicts) }
+        push = run.push.map { PushJSON(pushed: $0.pushed, head: $0.head) }
     }
 }

@@ -18,6 +18,8 @@ public struct Sheaf: ParsableCommand {
         subcommands: [
             Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
+            Status.self, Commit.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
+            Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
         ]
     )
 
@@ -32,7 +34,7 @@ public struct Sheaf: ParsableCommand {
             Glibc.exit(0)
         } catch let error as SheafError {
             Terminal.err(error.description)
-            Glibc.exit(2)
+            Glibc.exit(error.exitCode)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {

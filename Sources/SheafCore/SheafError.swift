@@ -5,12 +5,15 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
     public var path: String?
     public var cause: String?
     public var hint: String?
+    /// The process exit code: 2 for errors, 75 when a remote could not be reached (DESIGN.md).
+    public var exitCode: Int32
 
-    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil) {
+    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil, exitCode: Int32 = 2) {
         self.what = what
         self.path = path
         self.cause = cause
         self.hint = hint
+        self.exitCode = exitCode
     }
 
     public var description: String {

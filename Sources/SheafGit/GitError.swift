@@ -29,16 +29,45 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     public let function: String
     public let code: Code
     public let message: String
+    /// libgit2's error class (`GIT_ERROR_NET`, `GIT_ERROR_SSH`, ...), 0 when unknown.
+    public var errorClass: Int32 = 0
+    /// What a transfer's callbacks learnt about the failure, when it failed in a transfer.
+    public var transferFailure: TransferFailure? = nil
+
+    public init(function: String, code: Code, message: String) {
+        self.function = function
+        self.code = code
+        self.message = message
+    }
+
+    /// The failure in the terms a user acts on.
+    public var failure: TransferFailure {
+        if let transferFailure { return transferFailure }
+        switch code {
+        case .auth: return .authentication
+        case .notFound: return .notFound
+        case .nonFastForward: return .rejected
+        default:
+            let network = [GIT_ERROR_NET, GIT_ERROR_SSH, GIT_ERROR_HTTP, GIT_ERROR_OS, GIT_ERROR_SSL]
+            return network.contains { Int32($0.rawValue) == errorClass } ? .unreachable : .other
+        }
+    }
 
     public var description: String { "\(function) failed: \(message)" }
 
     /// Reads libgit2's thread-local last error; call it right after the failing call.
     static func last(_ function: String, _ raw: Int32) -> GitError {
         var message = "error \(raw)"
-        if let err = git_error_last(), let text = err.pointee.message {
-            message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        var errorClass: Int32 = 0
+        if let err = git_error_last() {
+            errorClass = err.pointee.klass
+            if let text = err.pointee.message {
+                message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
-        return GitError(function: function, code: Code(raw), message: message)
+        var error = GitError(function: function, code: Code(raw), message: message)
+        error.errorClass = errorClass
+        return error
     }
 }
 

@@ -75,3 +75,37 @@ extension Repository {
         return changes
     }
 }
+
+extension Repository {
+    /// What `git status` shows, HEAD against the work tree: edits, additions (untracked files
+    /// git does not ignore), deletions and renames, without touching the index.
+    public func workTreeChanges() throws(GitError) -> [StagedChange] {
+        var options = git_status_options()
+        try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            | GIT_STATUS_OPT_RENAMES_HEAD_TO_INDEX.rawValue | GIT_STATUS_OPT_RENAMES_INDEX_TO_WORKDIR.rawValue
+            | GIT_STATUS_OPT_RENAMES_FROM_REWRITES.rawValue | GIT_STATUS_OPT_SORT_CASE_SENSITIVELY.rawValue
+        var list: OpaquePointer?
+        try check(git_status_list_new(&list, handle, &options), "git_status_list_new")
+        defer { git_status_list_free(list) }
+        var changes: [StagedChange] = []
+        for i in 0..<git_status_list_entrycount(list) {
+            guard let entry = git_status_byindex(list, i)?.pointee else { continue }
+            let delta = entry.index_to_workdir ?? entry.head_to_index
+            guard let d = delta?.pointee else { continue }
+            let newPath = String(cString: d.new_file.path), oldPath = String(cString: d.old_file.path)
+            let s = entry.status.rawValue
+            if s & (GIT_STATUS_WT_RENAMED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue) != 0 {
+                changes.append(.init(kind: .renamed, path: newPath, oldPath: oldPath))
+            } else if s & (GIT_STATUS_WT_NEW.rawValue | GIT_STATUS_INDEX_NEW.rawValue) != 0 {
+                changes.append(.init(kind: .added, path: newPath, oldPath: nil))
+            } else if s & (GIT_STATUS_WT_DELETED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue) != 0 {
+                changes.append(.init(kind: .deleted, path: oldPath, oldPath: nil))
+            } else if s & GIT_STATUS_IGNORED.rawValue == 0 && s != 0 {
+                changes.append(.init(kind: .edited, path: newPath, oldPath: nil))
+            }
+        }
+        return changes
+    }
+}

@@ -11,7 +11,7 @@ extension VaultSession {
     public func freshIndex(rebuild: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil,
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
-        guard let lock = VaultLock(path: vault.lockPath) else {
+        guard let lock = heldLock ?? VaultLock(path: vault.lockPath) else {
             onBusy?()
             let index = try NoteIndex(vault: vault)
             cachedIndex = (index, nil)

@@ -13,7 +13,8 @@ public struct InitReport: Sendable {
 
 extension VaultSession {
     /// Lines `init` puts into `.git/info/exclude`: Sheaf's own state and volatile editor files.
-    public static let excludedPatterns = [".sheaf/", ".obsidian/workspace*.json", ".DS_Store", ".trash/"]
+    public static let excludedPatterns = [".sheaf/", ".obsidian/workspace*.json", ".DS_Store", ".trash/",
+                                         ".sheaf-tmp-*"]
 
     /// Makes `folder` a vault: a git repository (branch `main`) only if it has none, `.sheaf/`,
     /// and the exclude lines. Existing files are left exactly as they are.

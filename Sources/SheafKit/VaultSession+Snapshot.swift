@@ -9,6 +9,7 @@ extension VaultSession {
     @discardableResult
     func commitSnapshot() throws(SheafError) -> CommitInfo? {
         let repo = try requireRepository()
+        _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
             try repo.stageAll()
             let changes = try repo.stagedChanges()

@@ -13,6 +13,8 @@ public final class VaultSession {
     private var cachedRepository: Repository??
     private var cachedCatalog: Catalog?
     var cachedIndex: (NoteIndex, ScanReport?)?
+    /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
+    var heldLock: VaultLock?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault

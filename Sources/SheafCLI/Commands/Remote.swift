@@ -1,0 +1,76 @@
+import ArgumentParser
+import SheafCore
+import SheafKit
+
+struct Remote: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, add or remove remotes (any git URL: a path, file://, ssh://, user@host:path, https://, git://).",
+        subcommands: [RemoteList.self, RemoteAdd.self, RemoteRemove.self],
+        defaultSubcommand: RemoteList.self)
+}
+
+struct RemoteList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the remotes.")
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let remotes = try global.open().remotes()
+        if json {
+            Terminal.json(RemoteListJSON(remotes: remotes.map { .init(name: $0.name, url: $0.url) }))
+        } else {
+            for r in remotes { Terminal.out("\(r.name)\t\(r.url)") }
+        }
+    }
+}
+
+struct RemoteAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a remote.")
+    @Argument(help: "Its name, such as origin.") var name: String
+    @Argument(help: "Its URL.") var url: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try global.open().addRemote(name: name, url: VaultSession.absoluteRemote(url))
+    }
+}
+
+struct RemoteRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a remote.", aliases: ["rm"])
+    @Argument(help: "The remote's name.") var name: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try global.open().removeRemote(name: name)
+    }
+}
+
+struct RemoteListJSON: Encodable {
+    let version = jsonVersion
+    let remotes: [Entry]
+    struct Entry: Encodable { let name: String; let url: String }
+}
+
+struct Clone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make a new vault from a remote one.",
+        discussion: "Creates DIR with the remote's notes, remote `origin` set, and the index built.")
+
+    @Argument(help: "The remote vault's URL.") var url: String
+    @Argument(help: "The folder to create.") var dir: String
+    @Option(help: "The branch to check out.") var branch = "main"
+    @Flag(help: "Record the key of an ssh host that ~/.ssh/known_hosts does not list yet.") var acceptNewHost = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.apply()
+        var options = SyncOptions()
+        options.acceptNewHost = acceptNewHost
+        let bar = ProgressBar.callback("cloning")
+        if let (update, _) = bar { options.progress = { update($0.done, $0.total) } }
+        let (session, run) = try VaultSession.clone(url: url, into: dir, branch: branch, options: options)
+        bar?.1.finish()
+        let count = run.pull?.outcomes.count ?? 0
+        Terminal.out("cloned \(count) file\(count == 1 ? "" : "s") into \(session.vault.root)")
+    }
+}

@@ -1,0 +1,139 @@
+// commit, pull, push, sync: thin commands over SheafKit's sync. Exit codes (DESIGN.md): 0 done,
+// 1 when conflict files were written (everything is safe), 75 when the remote cannot be
+// reached (local commits kept), 2 for errors.
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafGit
+import SheafKit
+import SheafSync
+
+struct Commit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record every change in the vault as one commit.",
+        discussion: "pull, push, sync and rm do this on their own first. The message lists the paths: `sheaf: <device>: 2 edited, 1 added`.")
+
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let commit = try session.commit()
+        if json {
+            Terminal.json(CommitJSON(commit: commit.map { CommitRefJSON(id: $0.id, summary: $0.summary) }))
+        } else if let commit {
+            Terminal.out("\(commit.id.prefix(7)) \(commit.summary)")
+        } else {
+            Terminal.out("nothing to commit")
+        }
+    }
+}
+
+/// Options shared by pull, push and sync.
+struct RemoteOptions: ParsableArguments {
+    @Argument(help: "The remote (default: config `remote`, else origin).") var remote: String?
+    @Flag(help: "Record the key of an ssh host that ~/.ssh/known_hosts does not list yet.") var acceptNewHost = false
+    @Flag(help: "Merge a remote whose history shares nothing with this vault's.") var allowUnrelated = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func options(progressLabel: String) -> (SyncOptions, ProgressBar?) {
+        var options = SyncOptions()
+        options.remote = remote
+        options.acceptNewHost = acceptNewHost
+        options.allowUnrelated = allowUnrelated
+        let bar = ProgressBar.callback(progressLabel)
+        if let (update, _) = bar { options.progress = { update($0.done, $0.total) } }
+        return (options, bar?.1)
+    }
+}
+
+struct Pull: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch the remote's commits and merge them, note by note.",
+        discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers.")
+    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let (options, bar) = remote.options(progressLabel: "fetching")
+        let run = try session.pull(options)
+        bar?.finish()
+        try SyncOutput.report(run, json: remote.json)
+    }
+}
+
+struct Push: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send local commits to the remote.",
+        discussion: "Local changes are committed first. A push the remote refuses needs a pull first; `sheaf sync` does both.")
+    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let (options, bar) = remote.options(progressLabel: "pushing")
+        let run = try session.push(options)
+        bar?.finish()
+        try SyncOutput.report(run, json: remote.json)
+    }
+}
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Commit, pull and merge, then push.",
+        discussion: "A push refused because the remote moved meanwhile is retried after a new pull, up to 3 times. Offline, the local commit is kept and sync exits 75.")
+    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let (options, bar) = remote.options(progressLabel: "syncing")
+        let run = try session.sync(options)
+        bar?.finish()
+        try SyncOutput.report(run, json: remote.json)
+    }
+}
+
+enum SyncOutput {
+    static func report(_ run: SyncRun, json: Bool) throws {
+        if json {
+            Terminal.json(SyncJSON(run))
+        } else {
+            if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
+            if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
+            if let pull = run.pull { describe(pull, remote: run.remote) }
+            if let push = run.push {
+                Terminal.out(push.pushed == 0 ? "nothing to push" : "pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to \(run.remote)")
+            }
+        }
+        if let pull = run.pull, pull.conflicts > 0 { throw ExitCode(1) }
+    }
+
+    static func describe(_ pull: PullReport, remote: String) {
+        switch pull.kind {
+        case .upToDate: Terminal.out("already up to date with \(remote)")
+        case .remoteEmpty: Terminal.out("\(remote) has no commits yet")
+        case .fastForward, .merged:
+            for o in pull.outcomes { Terminal.out(line(o)) }
+            let n = pull.outcomes.count
+            Terminal.out("\(pull.kind == .merged ? "merged" : "fast-forwarded") \(n) path\(n == 1 ? "" : "s") from \(remote)"
+                + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : ""))
+        }
+        for path in pull.keptLocalEdits {
+            Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")
+        }
+        if pull.conflicts > 0 {
+            Terminal.err("sheaf: edits overlapped: each note keeps your side, its conflict file the remote's")
+            Terminal.err("  hint: `sheaf conflicts` lists them; `sheaf resolve NOTE --keep local|remote|both` settles one")
+        }
+    }
+
+    static func line(_ o: PathOutcome) -> String {
+        let label = o.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+        var text = "  " + label + " " + (o.oldPath.map { "\($0) -> " } ?? "") + o.path
+        if let conflict = o.conflictFile { text += "  (remote side: \(conflict))" }
+        return text
+    }
+}

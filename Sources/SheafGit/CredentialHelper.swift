@@ -1,0 +1,108 @@
+// https credentials: git's own credential helpers through `git credential fill` (never prompting
+// on the terminal), else SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN. Nothing is stored by Sheaf.
+import CGit2
+import Foundation
+
+enum CredentialHelper {
+    /// Asks `git credential fill` for the URL's credentials; nil when git is missing or no
+    /// helper knows them.
+    static func fill(url: String, user: String?) -> (String, String)? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme,
+              let host = components.host else { return nil }
+        var request = "protocol=\(scheme)\nhost=\(host)\(components.port.map { ":\($0)" } ?? "")\n"
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        if !path.isEmpty { request += "path=\(path)\n" }
+        if let user { request += "username=\(user)\n" }
+        request += "\n"
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["GIT_ASKPASS"] = "/bin/false"
+        environment["SSH_ASKPASS"] = "/bin/false"
+        guard let output = Subprocess.run(["git", "credential", "fill"], input: request, environment: environment),
+              output.status == 0 else { return nil }
+        var fields: [String: String] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        guard let name = fields["username"], let secret = fields["password"] else { return nil }
+        return (name, secret)
+    }
+
+    static func environment() -> (String, String)? {
+        let env = ProcessInfo.processInfo.environment
+        guard let token = env["SHEAF_HTTP_TOKEN"], !token.isEmpty else { return nil }
+        return (env["SHEAF_HTTP_USER"] ?? "sheaf", token)
+    }
+}
+
+/// A small synchronous process runner for the helper programs SheafGit calls.
+enum Subprocess {
+    static func run(_ arguments: [String], input: String = "", environment: [String: String]? = nil)
+        -> (status: Int32, stdout: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        do { try process.run() } catch { return nil }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// `~/.ssh/known_hosts`: whether a host is listed, and recording a new host's key.
+enum KnownHosts {
+    /// `host`, or `[host]:port` for a port other than 22, as OpenSSH writes it.
+    static func label(host: String, port: Int?) -> String {
+        port.map { "[\(host)]:\($0)" } ?? host
+    }
+
+    /// Whether the file lists any key for the host (plain or hashed entries).
+    static func lists(_ label: String, in file: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: file) else { return false }
+        if let result = Subprocess.run(["ssh-keygen", "-F", label, "-f", file]) {
+            return result.status == 0 && !result.stdout.isEmpty
+        }
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").contains { line in
+            guard let hosts = line.split(separator: " ").first else { return false }
+            return hosts.split(separator: ",").contains { $0 == label }
+        }
+    }
+
+    /// OpenSSH's name for a raw host key type.
+    static func typeName(_ type: git_cert_ssh_raw_type_t) -> String? {
+        switch type {
+        case GIT_CERT_SSH_RAW_TYPE_RSA: return "ssh-rsa"
+        case GIT_CERT_SSH_RAW_TYPE_DSS: return "ssh-dss"
+        case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_256: return "ecdsa-sha2-nistp256"
+        case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_384: return "ecdsa-sha2-nistp384"
+        case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_521: return "ecdsa-sha2-nistp521"
+        case GIT_CERT_SSH_RAW_TYPE_KEY_ED25519: return "ssh-ed25519"
+        default: return nil
+        }
+    }
+
+    /// Appends `label type base64` to the file (creating `~/.ssh` with mode 700 if needed).
+    static func append(label: String, type: String, key: Data, to file: String) -> Bool {
+        let folder = (file as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let line = "\(label) \(type) \(key.base64EncodedString())\n"
+        guard let handle = FileHandle(forWritingAtPath: file) ?? {
+            FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o644])
+            return FileHandle(forWritingAtPath: file)
+        }() else { return false }
+        defer { try? handle.close() }
+        handle.seekToEndOfFile()
+        handle.write(Data(line.utf8))
+        return true
+    }
+}

@@ -1,0 +1,116 @@
+// Remotes: listing and editing them, fetching a branch into `refs/remotes/<remote>/`, and
+// pushing a branch, with the callbacks of `Transfer.swift`. A rejected push is reported as a
+// `.rejected` failure so the caller can fetch, merge and try again.
+import CGit2
+import Foundation
+
+/// A configured remote.
+public struct RemoteInfo: Sendable, Equatable {
+    public let name: String
+    public let url: String
+}
+
+extension Repository {
+    public func remotes() throws(GitError) -> [RemoteInfo] {
+        var names = git_strarray()
+        try check(git_remote_list(&names, handle), "git_remote_list")
+        defer { git_strarray_dispose(&names) }
+        var result: [RemoteInfo] = []
+        for i in 0..<names.count {
+            guard let raw = names.strings[i] else { continue }
+            let name = String(cString: raw)
+            if let url = try remoteURL(name) { result.append(RemoteInfo(name: name, url: url)) }
+        }
+        return result
+    }
+
+    /// The URL of a remote, nil when there is no such remote.
+    public func remoteURL(_ name: String) throws(GitError) -> String? {
+        var remote: OpaquePointer?
+        let rc = git_remote_lookup(&remote, handle, name)
+        if rc == GIT_ENOTFOUND.rawValue || rc == GIT_EINVALIDSPEC.rawValue { return nil }
+        try check(rc, "git_remote_lookup")
+        defer { git_remote_free(remote) }
+        return git_remote_url(remote).map { String(cString: $0) }
+    }
+
+    public func addRemote(name: String, url: String) throws(GitError) {
+        var remote: OpaquePointer?
+        try check(git_remote_create(&remote, handle, name, url), "git_remote_create")
+        git_remote_free(remote)
+    }
+
+    public func removeRemote(name: String) throws(GitError) {
+        try check(git_remote_delete(handle, name), "git_remote_delete")
+    }
+
+    /// Fetches `branch` of a remote into `refs/remotes/<remote>/<branch>`. Returns the remote
+    /// branch's commit, nil when the remote does not have that branch (an empty remote).
+    @discardableResult
+    public func fetch(remote name: String, branch: String, options: TransferOptions) throws(GitError) -> String? {
+        let tracking = "refs/remotes/\(name)/\(branch)"
+        try withRemote(name, options: options) { (remote, session) throws(GitError) in
+            var fetchOptions = git_fetch_options()
+            try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+            session.install(into: &fetchOptions.callbacks)
+            fetchOptions.prune = GIT_FETCH_NO_PRUNE
+            fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+            // A missing remote branch is not an error for a fetch with an optional refspec.
+            let rc = try Self.withStrings(["+refs/heads/\(branch):\(tracking)"]) { specs in
+                git_remote_fetch(remote, &specs, &fetchOptions, "sheaf: fetch")
+            }
+            try session.check(rc, "git_remote_fetch")
+        }
+        return try referenceTarget(tracking)
+    }
+
+    /// Pushes the local `branch` to the same branch on the remote. A push the remote refuses
+    /// (not a fast-forward) throws with the `.rejected` failure.
+    public func push(remote name: String, branch: String, options: TransferOptions) throws(GitError) {
+        try withRemote(name, options: options) { (remote, session) throws(GitError) in
+            var pushOptions = git_push_options()
+            try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+            session.install(into: &pushOptions.callbacks)
+            let rc = try Self.withStrings(["refs/heads/\(branch):refs/heads/\(branch)"]) { specs in
+                git_remote_push(remote, &specs, &pushOptions)
+            }
+            try session.check(rc, "git_remote_push")
+            if session.rejectedReference != nil {
+                var error = GitError(function: "git_remote_push", code: .nonFastForward,
+                                     message: "the remote refused the update of \(branch)")
+                error.transferFailure = .rejected
+                throw error
+            }
+        }
+    }
+
+    private func withRemote(_ name: String, options: TransferOptions,
+                            _ body: (OpaquePointer, TransferSession) throws(GitError) -> Void) throws(GitError) {
+        var remote: OpaquePointer?
+        try check(git_remote_lookup(&remote, handle, name), "git_remote_lookup")
+        defer { git_remote_free(remote) }
+        let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        let session = TransferSession(options: options, url: url)
+        try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
+    }
+
+    static func withStrings<T>(_ strings: [String], _ body: (inout git_strarray) throws(GitError) -> T) throws(GitError) -> T {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        return try pointers.withUnsafeMutableBufferPointer { (buffer) throws(GitError) -> T in
+            var array = git_strarray(strings: buffer.baseAddress, count: buffer.count)
+            return try body(&array)
+        }
+    }
+}
+
+extension TransferSession {
+    /// Like `check`, but a failure the callbacks recorded (a refused host key, no usable
+    /// credential) is attached to the error.
+    func check(_ rc: Int32, _ function: String) throws(GitError) {
+        guard rc < 0 else { return }
+        var error = GitError.last(function, rc)
+        if let failure { error.transferFailure = failure }
+        throw error
+    }
+}

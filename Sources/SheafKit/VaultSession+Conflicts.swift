@@ -1,0 +1,145 @@
+// `sheaf conflicts` and `sheaf resolve`: the conflict files a pull left beside notes, and
+// settling them: keep the local note (drop the conflict file), take the remote version into the
+// note, or keep both (the conflict file becomes an ordinary note beside the original).
+import Foundation
+import SheafCore
+import SheafSync
+
+/// A conflict file and the file it belongs to.
+public struct ConflictEntry: Sendable, Equatable {
+    public let path: String
+    public let original: String
+}
+
+public enum ConflictKeep: String, Sendable, CaseIterable {
+    case local, remote, both
+}
+
+/// What `resolve` changed.
+public struct ResolveReport: Sendable {
+    public let original: String
+    public let removed: [String]
+    /// Conflict files turned into ordinary notes (`--keep both`): old path, new path.
+    public let kept: [(String, String)]
+}
+
+extension VaultSession {
+    /// Every conflict file in the vault, sorted by path.
+    public func conflicts() throws(SheafError) -> [ConflictEntry] {
+        try walker().files().files.filter { ConflictName.isConflict($0.path) }.map { file in
+            ConflictEntry(path: file.path, original: originalPath(ofConflict: file.path))
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// The file a conflict file belongs to: its `conflict-of` key, else its name without the
+    /// `.conflict-...` part.
+    func originalPath(ofConflict path: String) -> String {
+        if VaultPath.isNote(path), let data = FileManager.default.contents(atPath: vault.absolute(path)),
+           let text = String(data: data, encoding: .utf8), let block = NoteDocument(text: text).frontMatter,
+           let original = (try? FrontMatter(parsing: block))?["conflict-of"]?.text, !original.isEmpty {
+            return original
+        }
+        let stem = VaultPath.stem(path)
+        let cut = stem.range(of: ".conflict-", options: .backwards).map { String(stem[..<$0.lowerBound]) } ?? stem
+        let ext = VaultPath.fileExtension(path)
+        return VaultPath.join(VaultPath.folder(path), ext.isEmpty ? cut : cut + "." + ext)
+    }
+
+    /// The conflicts of the file `name` names (a path, a note name, or one of its conflict files).
+    public func conflicts(of name: String) throws(SheafError) -> (original: String, files: [ConflictEntry]) {
+        let all = try conflicts()
+        let direct = vaultPath(forArgument: name)
+        let original: String
+        if let direct, let hit = all.first(where: { $0.path == direct }) {
+            original = hit.original
+        } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { $0.original == direct }) {
+            original = direct
+        } else {
+            let handles = try catalog().handles.filter { !ConflictName.isConflict($0.path) }
+            original = try NoteLookup.find(name, in: handles, workingFolder: workingFolder).path
+        }
+        let files = all.filter { $0.original == original }
+        guard !files.isEmpty else {
+            throw SheafError("no conflict files for this note", path: original, hint: "`sheaf conflicts` lists them all")
+        }
+        return (original, files)
+    }
+
+    /// Settles the conflicts of a note. The change is committed by the next commit or sync.
+    public func resolve(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
+        let (original, files) = try conflicts(of: name)
+        var removed: [String] = []
+        var kept: [(String, String)] = []
+        switch keep {
+        case .local:
+            break
+        case .remote:
+            // The newest conflict file (names sort by the remote commit's time) becomes the note.
+            let newest = files.map(\.path).max()!
+            let bytes = try readBytes(newest)
+            try AtomicFile.write(asOrdinary(bytes, path: newest, restoringIDOf: original), to: vault.absolute(original))
+        case .both:
+            for file in files {
+                let bytes = try readBytes(file.path)
+                let target = freeSibling(of: original, suffix: "conflict copy")
+                try AtomicFile.write(asOrdinary(bytes, path: file.path, restoringIDOf: nil), to: vault.absolute(target))
+                kept.append((file.path, target))
+            }
+        }
+        for file in files {
+            guard unlink(vault.absolute(file.path)) == 0 else {
+                throw SheafError("cannot delete", path: file.path, cause: String(cString: strerror(errno)))
+            }
+            removed.append(file.path)
+        }
+        invalidate()
+        return ResolveReport(original: original, removed: removed, kept: kept)
+    }
+
+    /// A conflict file's bytes without `conflict-of`; with the original note's `id` when asked.
+    private func asOrdinary(_ bytes: [UInt8], path: String, restoringIDOf original: String?) throws(SheafError) -> [UInt8] {
+        guard VaultPath.isNote(path), let text = String(validating: bytes, as: UTF8.self),
+              var editor = try? FrontMatterEditor(text: text) else { return bytes }
+        editor.remove("conflict-of")
+        if let original {
+            let current = (try? readBytes(original)).flatMap { String(validating: $0, as: UTF8.self) }
+            let id = current.flatMap { NoteDocument(text: $0).frontMatter }.flatMap { try? FrontMatter(parsing: $0) }?["id"]?.text
+            if let id { editor.set("id", to: id) } else { editor.remove("id") }
+        }
+        var out = editor.text
+        if let block = NoteDocument(text: out).frontMatter, block.lines.allSatisfy({ Lines.content($0).allSatisfy { $0 == " " || $0 == "\t" } }) {
+            var doc = NoteDocument(text: out)
+            doc.frontMatter = nil
+            out = doc.rendered
+        }
+        return Array(out.utf8)
+    }
+
+    private func readBytes(_ path: String) throws(SheafError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: vault.absolute(path)) else {
+            throw SheafError("cannot read", path: path, cause: "the file vanished or is unreadable")
+        }
+        return Array(data)
+    }
+
+    /// `Name (suffix).ext`, `Name (suffix 2).ext`, ... beside `path`, not yet taken.
+    private func freeSibling(of path: String, suffix: String) -> String {
+        let folder = VaultPath.folder(path), stem = VaultPath.stem(path), ext = VaultPath.fileExtension(path)
+        var n = 1
+        while true {
+            let label = n == 1 ? suffix : "\(suffix) \(n)"
+            let candidate = VaultPath.join(folder, "\(stem) (\(label))" + (ext.isEmpty ? "" : "." + ext))
+            if !FileManager.default.fileExists(atPath: vault.absolute(candidate)) { return candidate }
+            n += 1
+        }
+    }
+
+    /// A command-line path argument as a vault path (relative to the working folder when inside
+    /// the vault), nil when it points outside the vault.
+    func vaultPath(forArgument argument: String) -> String? {
+        let base = workingFolder.map { vault.absolute($0) } ?? vault.root
+        let absolute = Vault.absolutePath(argument, from: base)
+        if let relative = vault.relative(absolute), FileManager.default.fileExists(atPath: absolute) { return relative }
+        return VaultPath.normalize(argument)
+    }
+}

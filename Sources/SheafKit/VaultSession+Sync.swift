@@ -1,0 +1,154 @@
+// The sync commands as the application runs them: take `.sheaf/lock`, finish an update a killed
+// process left behind, commit local changes, then pull, push or both through SheafSync, and bring
+// the index up to date with what the pull wrote. Errors become SheafErrors that say what to do,
+// with exit code 75 when the remote cannot be reached (local commits are kept).
+import Foundation
+import SheafCore
+import SheafGit
+import SheafSync
+
+/// Options of pull, push and sync.
+public struct SyncOptions: Sendable {
+    public var remote: String?
+    public var acceptNewHost = false
+    public var allowUnrelated = false
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    public init() {}
+}
+
+/// What a sync command did, for the report.
+public struct SyncRun: Sendable {
+    public var committed: CommitInfo?
+    public var pull: PullReport?
+    public var push: PushReport?
+    public var remote: String
+    /// Whether an interrupted earlier update was completed first.
+    public var resumed = false
+}
+
+extension VaultSession {
+    /// The journal of a work-tree update in progress (see WorkTreeUpdate).
+    var syncJournal: String { vault.stateDirectory + "/sync-journal" }
+
+    /// Runs `body` holding `.sheaf/lock`; refuses at once when another command holds it.
+    func withWriterLock<T>(_ body: () throws(SheafError) -> T) throws(SheafError) -> T {
+        if heldLock != nil { return try body() }
+        guard let lock = VaultLock(path: vault.lockPath) else {
+            throw SheafError("another sheaf command is changing the vault", path: vault.root,
+                             hint: "wait for it to finish, then run this again")
+        }
+        heldLock = lock
+        defer { heldLock = nil }
+        return try body()
+    }
+
+    /// `sheaf commit`: records every change git sees as one commit.
+    public func commit() throws(SheafError) -> CommitInfo? {
+        try withWriterLock { () throws(SheafError) in
+            _ = try resumeInterruptedUpdate()
+            return try commitSnapshot()
+        }
+    }
+
+    public func pull(_ options: SyncOptions) throws(SheafError) -> SyncRun {
+        try runSync(options) { (syncer) throws(SyncError) in (try syncer.pull(), nil) }
+    }
+
+    public func push(_ options: SyncOptions) throws(SheafError) -> SyncRun {
+        try runSync(options) { (syncer) throws(SyncError) in (nil, try syncer.push()) }
+    }
+
+    public func sync(_ options: SyncOptions) throws(SheafError) -> SyncRun {
+        try runSync(options) { (syncer) throws(SyncError) in
+            let (pull, push) = try syncer.sync()
+            return (pull, push)
+        }
+    }
+
+    private func runSync(_ options: SyncOptions,
+                         _ body: (Syncer) throws(SyncError) -> (PullReport?, PushReport?)) throws(SheafError) -> SyncRun {
+        try withWriterLock { () throws(SheafError) -> SyncRun in
+            let repo = try requireRepository()
+            let remote = options.remote ?? config["remote"] ?? "origin"
+            var run = SyncRun(remote: remote)
+            run.resumed = try resumeInterruptedUpdate()
+            run.committed = try commitSnapshot()
+            var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
+                                remote: remote, transfer: TransferOptions(acceptNewHost: options.acceptNewHost,
+                                                                         progress: options.progress))
+            syncer.allowUnrelated = options.allowUnrelated
+            do {
+                (run.pull, run.push) = try body(syncer)
+            } catch let error as SyncError {
+                throw describe(error)
+            } catch {
+                throw SheafError("sync failed", path: vault.root, cause: "\(error)")
+            }
+            if let pull = run.pull, pull.kind == .merged || pull.kind == .fastForward {
+                invalidate()
+                _ = try? freshIndex()
+            }
+            return run
+        }
+    }
+
+    /// Completes a work-tree update that a killed sync left half done.
+    func resumeInterruptedUpdate() throws(SheafError) -> Bool {
+        guard FileManager.default.fileExists(atPath: syncJournal) else { return false }
+        let repo = try requireRepository()
+        do {
+            return try WorkTreeUpdate(repository: repo, workTree: vault.root, journal: syncJournal).resume()
+        } catch {
+            throw SheafError("cannot finish the interrupted sync", path: vault.root, cause: "\(error)",
+                             hint: "nothing is lost: the merged commit is in git; run `sheaf sync` again")
+        }
+    }
+
+    /// A SyncError as a message that says what to do.
+    func describe(_ error: SyncError) -> SheafError {
+        switch error {
+        case .noRemote:
+            return SheafError("this vault has no remote", path: vault.root,
+                              hint: "add one with `sheaf remote add origin URL`")
+        case .unknownRemote(let name):
+            return SheafError("no such remote", path: name, hint: "see `sheaf remote list`")
+        case .detachedHead:
+            return SheafError("the vault's git HEAD is detached, not on a branch", path: vault.root,
+                              hint: "check out your branch with `git checkout main`")
+        case .unrelatedHistories(let remote):
+            return SheafError("the remote's history has nothing in common with this vault's", path: remote,
+                              hint: "if both really are the same vault, run again with --allow-unrelated")
+        case let .unreachable(remote, url, waiting, cause):
+            let wait = waiting == 1 ? "1 local commit waits" : "\(waiting) local commits wait"
+            return SheafError("cannot reach the remote \(remote)", path: url, cause: cause,
+                              hint: "\(wait) to be pushed; they are safe. Run `sheaf sync` when online", exitCode: 75)
+        case let .transfer(remote, url, failure, cause):
+            switch failure {
+            case .authentication:
+                return SheafError("authentication failed for \(remote)", path: url, cause: cause,
+                                  hint: url.hasPrefix("http") ? "set up a git credential helper, or SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN"
+                                      : "load your key into ssh-agent or put it in ~/.ssh/id_ed25519, and check the server accepts it")
+            case .unknownHost(let host):
+                return SheafError("the ssh host is not in ~/.ssh/known_hosts", path: host,
+                                  hint: "check its key fingerprint, then run again with --accept-new-host to record it")
+            case .changedHostKey(let host):
+                return SheafError("the ssh host key has CHANGED and was refused", path: host,
+                                  cause: "the key differs from the one in ~/.ssh/known_hosts: the server was reinstalled, or someone is in between",
+                                  hint: "if the change is expected, remove the old key with `ssh-keygen -R \(host)`")
+            case .notFound:
+                return SheafError("the remote repository was not found", path: url, cause: cause,
+                                  hint: "check the URL with `sheaf remote list`")
+            case .rejected:
+                return SheafError("the remote refused the push", path: url, cause: cause,
+                                  hint: "run `sheaf sync`: it merges the remote's new commits first")
+            case .unreachable, .other:
+                return SheafError("cannot talk to the remote \(remote)", path: url, cause: cause)
+            }
+        case let .stillRejected(remote, attempts):
+            return SheafError("the remote kept refusing the push after \(attempts) tries", path: remote,
+                              hint: "someone is pushing very often; run `sheaf sync` again in a moment")
+        case .git(let error):
+            return SheafError("git failed", path: vault.root, cause: error.description)
+        }
+    }
+}

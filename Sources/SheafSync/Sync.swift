@@ -1,0 +1,250 @@
+// pull, push and sync: fetch the remote branch, merge it into the local branch (fast-forward,
+// or a merge commit with both parents built by `TreeMerge`), update the work tree through
+// `WorkTreeUpdate`, and push. A push the remote rejects makes `sync` fetch and merge again, up
+// to three more times. The caller holds `.sheaf/lock` and has committed local changes first.
+import Foundation
+import SheafCore
+import SheafGit
+
+/// How a sync command failed, in the terms the CLI reports (and the exit code it uses).
+public enum SyncError: Error, Sendable {
+    case noRemote
+    case unknownRemote(String)
+    case detachedHead
+    case unrelatedHistories(remote: String)
+    /// The remote could not be reached; `waiting` local commits are not on it yet.
+    case unreachable(remote: String, url: String, waiting: Int, cause: String)
+    case transfer(remote: String, url: String, failure: TransferFailure, cause: String)
+    case stillRejected(remote: String, attempts: Int)
+    case git(GitError)
+}
+
+/// What a pull did.
+public struct PullReport: Sendable {
+    public enum Kind: String, Sendable, Codable { case upToDate = "up-to-date", fastForward = "fast-forward", merged, remoteEmpty = "remote-empty" }
+    public var kind: Kind
+    public var remoteCommit: String?
+    public var head: String?
+    public var outcomes: [PathOutcome] = []
+    /// Files an editor changed while the pull wrote them: the edit was kept and merged in.
+    public var keptLocalEdits: [String] = []
+    public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
+}
+
+/// What a push did.
+public struct PushReport: Sendable {
+    public var pushed: Int
+    public var head: String?
+}
+
+public struct Syncer {
+    public let repository: Repository
+    public let workTree: String
+    public let journal: String
+    public let device: String
+    public let remote: String
+    public var transfer: TransferOptions
+    public var allowUnrelated = false
+    /// Waits between push attempts after a rejection (DESIGN.md: 0.5 s, 1 s, 2 s).
+    public var retryDelays: [Double] = [0.5, 1, 2]
+
+    public init(repository: Repository, workTree: String, journal: String, device: String, remote: String,
+                transfer: TransferOptions) {
+        self.repository = repository
+        self.workTree = workTree
+        self.journal = journal
+        self.device = device
+        self.remote = remote
+        self.transfer = transfer
+    }
+
+    /// The branch being synced: the current branch, which the remote's branch of that name mirrors.
+    public func branch() throws(SyncError) -> String {
+        let reference: String
+        do { reference = try repository.currentBranchReference() } catch { throw .detachedHead }
+        return String(reference.dropFirst("refs/heads/".count))
+    }
+
+    /// Fetches and merges the remote branch into the local one.
+    public func pull() throws(SyncError) -> PullReport {
+        let branch = try branch()
+        let url = try remoteURL()
+        let local = try git { () throws(GitError) in try repository.head()?.id }
+        let fetched: String?
+        do {
+            fetched = try repository.fetch(remote: remote, branch: branch, options: transfer)
+        } catch {
+            throw try transferError(error, url: url, local: local, branch: branch)
+        }
+        guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: local) }
+        return try merge(local: local, theirs: theirs, branch: branch)
+    }
+
+    /// Merges `theirs` into the local branch and updates the work tree.
+    func merge(local: String?, theirs: String, branch: String) throws(SyncError) -> PullReport {
+        let diverged = try local.map { (l) throws(SyncError) in
+            try git { () throws(GitError) -> Bool in
+                let behind = try repository.isAncestor(theirs, of: l)
+                let ahead = try repository.isAncestor(l, of: theirs)
+                return !behind && !ahead
+            }
+        } ?? false
+        let base = diverged ? try ancestor(local!, theirs) : nil
+        return try git { () throws(GitError) -> PullReport in
+            let update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
+            guard let local else {
+                let result = try wrap { try update.run(from: nil, to: theirs) }
+                return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
+                                  outcomes: try outcomes(from: nil, to: theirs), keptLocalEdits: result.keptLocalEdits)
+            }
+            if try repository.isAncestor(theirs, of: local) {
+                return PullReport(kind: .upToDate, remoteCommit: theirs, head: local)
+            }
+            if try repository.isAncestor(local, of: theirs) {
+                let outcomes = try outcomes(from: local, to: theirs)
+                let result = try wrap { try update.run(from: local, to: theirs) }
+                return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs, outcomes: outcomes,
+                                  keptLocalEdits: result.keptLocalEdits)
+            }
+            let details = try repository.commitDetails(theirs)
+            let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
+            let merged = try merge.merge(base: base, ours: local, theirs: theirs)
+            let message = Self.mergeMessage(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
+            let commit = try repository.createCommit(tree: merged.tree, parents: [local, theirs], message: message,
+                                                     fallbackName: device)
+            let result = try wrap { try update.run(from: local, to: commit) }
+            return PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes,
+                              keptLocalEdits: result.keptLocalEdits)
+        }
+    }
+
+    /// Pushes the local branch. A rejection is `.transfer(... .rejected ...)`.
+    public func push() throws(SyncError) -> PushReport {
+        let branch = try branch()
+        let url = try remoteURL()
+        guard let local = try git({ () throws(GitError) in try repository.head()?.id }) else {
+            return PushReport(pushed: 0, head: nil)
+        }
+        let tracking = "refs/remotes/\(remote)/\(branch)"
+        let known = try git { () throws(GitError) in try repository.referenceTarget(tracking) }
+        let waiting = try git { () throws(GitError) in try repository.commitCount(local, excluding: known) }
+        if waiting == 0 { return PushReport(pushed: 0, head: local) }
+        do {
+            try repository.push(remote: remote, branch: branch, options: transfer)
+            try repository.setReference(tracking, to: local, message: "sheaf: push")
+        } catch {
+            throw try transferError(error, url: url, local: local, branch: branch)
+        }
+        return PushReport(pushed: waiting, head: local)
+    }
+
+    /// Pull then push; a rejected push fetches, merges and pushes again, up to 3 more times.
+    public func sync() throws(SyncError) -> (pull: PullReport, push: PushReport) {
+        var attempt = 0
+        var outcomes: [PathOutcome] = []
+        var kept: [String] = []
+        while true {
+            var pulled = try pull()
+            outcomes += pulled.outcomes
+            kept += pulled.keptLocalEdits
+            do {
+                let pushed = try push()
+                pulled.outcomes = outcomes
+                pulled.keptLocalEdits = kept
+                return (pulled, pushed)
+            } catch SyncError.transfer(_, _, .rejected, _) {
+                guard attempt < retryDelays.count else { throw .stillRejected(remote: remote, attempts: attempt + 1) }
+                Thread.sleep(forTimeInterval: retryDelays[attempt])
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func remoteURL() throws(SyncError) -> String {
+        guard let url = try git({ () throws(GitError) in try repository.remoteURL(remote) }) else {
+            let any = try git { () throws(GitError) in try repository.remotes() }
+            throw any.isEmpty ? .noRemote : .unknownRemote(remote)
+        }
+        return url
+    }
+
+    /// The common ancestor; several merge bases are merged into one virtual ancestor first.
+    private func ancestor(_ a: String, _ b: String) throws(SyncError) -> String? {
+        var bases = try git { () throws(GitError) in try repository.mergeBases(a, b) }
+        if bases.isEmpty {
+            if allowUnrelated { return nil }
+            throw .unrelatedHistories(remote: remote)
+        }
+        while bases.count > 1 {
+            let x = bases.removeFirst(), y = bases.removeFirst()
+            let inner = try ancestor(x, y)
+            let virtual = try git { () throws(GitError) in
+                let merge = TreeMerge(repository: repository, remoteTime: Date(timeIntervalSince1970: 0), remoteDevice: "ancestor")
+                let tree = try merge.merge(base: inner, ours: x, theirs: y).tree
+                return try repository.createCommit(tree: tree, parents: [x, y], message: "sheaf: virtual ancestor",
+                                                   fallbackName: device)
+            }
+            bases.insert(virtual, at: 0)
+        }
+        return bases[0]
+    }
+
+    /// The remote-side changes of a fast-forward, as outcomes.
+    private func outcomes(from: String?, to: String) throws(GitError) -> [PathOutcome] {
+        try repository.changes(from: from, to: to).map { change in
+            switch change.kind {
+            case .added: return PathOutcome(kind: .added, path: change.path)
+            case .deleted: return PathOutcome(kind: .deleted, path: change.path)
+            case .modified: return PathOutcome(kind: .updated, path: change.path)
+            case .renamed: return PathOutcome(kind: .renamed, path: change.path, oldPath: change.oldPath)
+            }
+        }
+    }
+
+    private func transferError(_ error: GitError, url: String, local: String?, branch: String) throws(SyncError) -> SyncError {
+        let failure = error.failure
+        guard failure == .unreachable else {
+            return .transfer(remote: remote, url: url, failure: failure, cause: error.message)
+        }
+        let known = try git { () throws(GitError) in try repository.referenceTarget("refs/remotes/\(remote)/\(branch)") }
+        let waiting = try local.map { (l) throws(SyncError) in
+            try git { () throws(GitError) in try repository.commitCount(l, excluding: known) }
+        } ?? 0
+        return .unreachable(remote: remote, url: url, waiting: waiting, cause: error.message)
+    }
+
+    /// The device that made a commit: from Sheaf's message `sheaf: <device>: ...`, else the author.
+    static func device(of commit: CommitDetails) -> String {
+        let summary = commit.summary
+        if summary.hasPrefix("sheaf: "), let colon = summary.dropFirst(7).firstIndex(of: ":") {
+            let name = summary[summary.index(summary.startIndex, offsetBy: 7)..<colon]
+            if !name.isEmpty { return String(name) }
+        }
+        return commit.authorName.isEmpty ? "remote" : commit.authorName
+    }
+
+    static func mergeMessage(device: String, remote: String, branch: String, outcomes: [PathOutcome]) -> String {
+        var counts: [PathOutcome.Kind: Int] = [:]
+        for o in outcomes { counts[o.kind, default: 0] += 1 }
+        let order: [PathOutcome.Kind] = [.updated, .merged, .conflict, .resurrected, .renamed, .added, .deleted]
+        let summary = order.compactMap { k in counts[k].map { "\($0) \(k.rawValue)" } }.joined(separator: ", ")
+        let body = outcomes.map { o in
+            "\(o.kind.rawValue): \(o.oldPath.map { "\($0) -> " } ?? "")\(o.path)\(o.conflictFile.map { " (\($0))" } ?? "")"
+        }
+        return "sheaf: \(device): merge \(remote)/\(branch)" + (summary.isEmpty ? "" : ": \(summary)") + "\n\n"
+            + body.joined(separator: "\n") + "\n"
+    }
+
+    private func git<T>(_ body: () throws(GitError) -> T) throws(SyncError) -> T {
+        do { return try body() } catch { throw .git(error) }
+    }
+
+    /// Runs a step that throws any error, keeping SyncErrors and GitErrors as they are.
+    private func wrap<T>(_ body: () throws -> T) throws(GitError) -> T {
+        do { return try body() } catch let error as GitError { throw error } catch {
+            throw GitError(function: "work tree update", code: .other(-1), message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,179 @@
+// Merging two commits path by path against their ancestor: the changes of each side (renames
+// found by git similarity, then by front-matter `id`), the rules of DESIGN.md "Sync" for each
+// combination (edit beats delete, an edit follows a rename, add/add merges against an empty
+// ancestor, overlapping edits leave a conflict file), and the merged tree built from the local
+// side's tree. Nothing here touches the work tree.
+import Foundation
+import SheafCore
+import SheafGit
+
+/// What a pull did to one path of the local vault.
+public struct PathOutcome: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// Changed on the remote only: the remote version was taken.
+        case updated
+        /// Changed on both sides and merged without overlap.
+        case merged
+        /// Changed on both sides with overlap: the note keeps the local side; `conflictFile` has the remote's.
+        case conflict
+        /// Deleted on one side, edited on the other: the edit came back.
+        case resurrected
+        /// Renamed or moved (`oldPath` is where it was).
+        case renamed
+        case added
+        case deleted
+    }
+    public let kind: Kind
+    public let path: String
+    public var oldPath: String? = nil
+    public var conflictFile: String? = nil
+}
+
+/// The merge of two commits, ready to be committed.
+public struct TreeMergeResult: Sendable {
+    public let tree: String
+    public let outcomes: [PathOutcome]
+    public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
+}
+
+struct TreeMerge {
+    let repository: Repository
+    /// The remote commit's time and device name the conflict files.
+    let remoteTime: Date
+    let remoteDevice: String
+
+    /// One side's view of the base files: where each went and what it holds now.
+    private struct Side {
+        /// base path -> new path and file (nil file: deleted)
+        var moved: [String: (path: String, file: TreeFile?)] = [:]
+        /// new paths with no base path
+        var added: [String: TreeFile] = [:]
+    }
+
+    /// Merges `ours` and `theirs` against `base` (nil: an empty ancestor).
+    func merge(base: String?, ours: String, theirs: String) throws(GitError) -> TreeMergeResult {
+        let o = try side(from: base, to: ours)
+        let t = try side(from: base, to: theirs)
+        let ourFiles = try repository.files(inCommit: ours)
+        var edits: [TreeEdit] = []
+        var outcomes: [PathOutcome] = []
+        var taken = Set(ourFiles.keys)
+
+        // Files the ancestor had, touched by the remote side.
+        for (basePath, theirChange) in t.moved.sorted(by: { $0.key < $1.key }) {
+            let ourChange = o.moved[basePath]
+            let baseFile = try repository.file(at: basePath, inCommit: base!)
+            let ourPath = ourChange?.path ?? basePath
+            let ourFile = ourChange == nil ? baseFile : ourChange!.file
+            guard let theirFile = theirChange.file else {
+                // Deleted there.
+                if ourFile == nil { continue }
+                if ourFile == baseFile && ourPath == basePath {
+                    edits.append(.remove(path: ourPath)); taken.remove(ourPath)
+                    outcomes.append(PathOutcome(kind: .deleted, path: ourPath))
+                }
+                // Our edit (or rename) stays: edit beats delete; nothing to change locally.
+                continue
+            }
+            // An edit follows the remote's rename, unless we renamed it too or the new path is
+            // taken here by another file.
+            let followsRename = ourPath == basePath && ourFiles[theirChange.path] == nil
+            let resultPath = followsRename ? theirChange.path : ourPath
+            guard let ourFile else {
+                // Deleted here, edited (or only moved) there: the edit comes back.
+                if theirFile.blob == baseFile?.blob { continue }
+                edits.append(.put(path: resultPath, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(resultPath)
+                outcomes.append(PathOutcome(kind: .resurrected, path: resultPath))
+                continue
+            }
+            let merged = try mergeFile(path: resultPath, base: baseFile, ours: ourFile, theirs: theirFile,
+                                       ourFiles: ourFiles, taken: &taken)
+            if resultPath != ourPath {
+                edits.append(.remove(path: ourPath)); taken.remove(ourPath); taken.insert(resultPath)
+                outcomes.append(PathOutcome(kind: .renamed, path: resultPath, oldPath: ourPath))
+            }
+            if merged.file != ourFile || resultPath != ourPath {
+                edits.append(.put(path: resultPath, blob: merged.file.blob, mode: merged.file.mode))
+            }
+            edits += merged.extra
+            if let outcome = merged.outcome, !(outcome.kind == PathOutcome.Kind.updated && resultPath != ourPath && theirFile.blob == baseFile?.blob) {
+                outcomes.append(outcome)
+            }
+        }
+
+        // Files the remote side added.
+        for (path, theirFile) in t.added.sorted(by: { $0.key < $1.key }) {
+            if let ourFile = ourFiles[path] {
+                let merged = try mergeFile(path: path, base: nil, ours: ourFile, theirs: theirFile,
+                                           ourFiles: ourFiles, taken: &taken)
+                if merged.file != ourFile { edits.append(.put(path: path, blob: merged.file.blob, mode: merged.file.mode)) }
+                edits += merged.extra
+                if let outcome = merged.outcome { outcomes.append(outcome) }
+            } else {
+                edits.append(.put(path: path, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(path)
+                outcomes.append(PathOutcome(kind: .added, path: path))
+            }
+        }
+        let tree = try repository.tree(applying: edits, toCommit: ours)
+        return TreeMergeResult(tree: tree, outcomes: outcomes.sorted { $0.path < $1.path })
+    }
+
+    /// Merges one file's contents: the file the path holds after the merge, the conflict file
+    /// to add when the edits overlapped, and the outcome (nil when the local file stays as it is).
+    private func mergeFile(path: String, base: TreeFile?, ours: TreeFile, theirs: TreeFile,
+                           ourFiles: [String: TreeFile], taken: inout Set<String>)
+        throws(GitError) -> (file: TreeFile, extra: [TreeEdit], outcome: PathOutcome?) {
+        if ours.blob == theirs.blob || theirs == base { return (ours, [], nil) }
+        if ours == base { return (theirs, [], PathOutcome(kind: .updated, path: path)) }
+        let isNote = VaultPath.isNote(path)
+        let result = try NoteMerge.merge(base: try base.map { (f) throws(GitError) in try repository.blobBytes(f.blob) },
+                                         ours: try repository.blobBytes(ours.blob),
+                                         theirs: try repository.blobBytes(theirs.blob), isNote: isNote)
+        let merged = TreeFile(blob: try repository.createBlob(result.merged), mode: ours.mode)
+        guard let remote = result.remote else { return (merged, [], PathOutcome(kind: .merged, path: path)) }
+        let content = try repository.createBlob(ConflictFile.content(remote: remote, notePath: path, isNote: isNote))
+        // A conflict file already holding these bytes (a merge redone after a crash) is reused.
+        let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in
+            taken.contains(candidate) && ourFiles[candidate]?.blob != content
+        }
+        taken.insert(conflictPath)
+        return (merged, [.put(path: conflictPath, blob: content, mode: theirs.mode)],
+                PathOutcome(kind: .conflict, path: path, conflictFile: conflictPath))
+    }
+
+    /// One side's changes from `base` (nil: empty) to `commit`, renames paired by git similarity
+    /// and then by front-matter `id`.
+    private func side(from base: String?, to commit: String) throws(GitError) -> Side {
+        var side = Side()
+        var deleted: [String: TreeFile] = [:]
+        for change in try repository.changes(from: base, to: commit) {
+            switch change.kind {
+            case .added: side.added[change.path] = change.newFile
+            case .deleted: deleted[change.oldPath] = change.oldFile
+            case .modified, .renamed: side.moved[change.oldPath] = (change.path, change.newFile)
+            }
+        }
+        // Notes renamed and heavily edited look like a delete and an add: pair them by id.
+        if !deleted.isEmpty && !side.added.isEmpty {
+            var addedByID: [String: String] = [:]
+            for (path, file) in side.added where VaultPath.isNote(path) {
+                if let id = try noteID(file) { addedByID[id] = path }
+            }
+            for (path, file) in deleted where VaultPath.isNote(path) {
+                guard let id = try noteID(file), let newPath = addedByID.removeValue(forKey: id),
+                      let newFile = side.added.removeValue(forKey: newPath) else { continue }
+                side.moved[path] = (newPath, newFile)
+                deleted[path] = nil
+            }
+        }
+        for path in deleted.keys { side.moved[path] = (path, nil) }
+        return side
+    }
+
+    private func noteID(_ file: TreeFile) throws(GitError) -> String? {
+        guard let text = NoteMerge.text(try repository.blobBytes(file.blob)),
+              let block = NoteDocument(text: text).frontMatter,
+              let id = (try? FrontMatter(parsing: block))?["id"]?.text, !id.isEmpty else { return nil }
+        return id
+    }
+}

@@ -1,0 +1,126 @@
+// Moving the work tree from one commit to another, file by file with atomic writes, then the
+// index and the branch. A journal (`from` and `to` commit ids) is written first and removed last,
+// so a process killed at any point leaves a state the next sync completes: every step is
+// idempotent (a file already holding the target bytes is skipped). A file the user changed since
+// Sheaf read it is never overwritten: the user's version is merged with the target three ways.
+import Foundation
+import SheafCore
+import SheafGit
+
+public struct WorkTreeUpdate {
+    let repository: Repository
+    let workTree: String
+    let journal: String
+
+    public init(repository: Repository, workTree: String, journal: String) {
+        self.repository = repository
+        self.workTree = workTree
+        self.journal = journal
+    }
+
+    /// Paths whose local edit, made during the update, was kept (merged into the file).
+    public struct Result: Sendable {
+        public var written: [String] = []
+        public var keptLocalEdits: [String] = []
+    }
+
+    /// Moves the work tree, `.git/index` and the current branch from `from` (nil: unborn) to `to`.
+    @discardableResult
+    public func run(from: String?, to: String) throws -> Result {
+        try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
+        let result = try apply(from: from, to: to)
+        let head = try repository.head()?.id
+        if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
+        try? FileManager.default.removeItem(atPath: journal)
+        return result
+    }
+
+    /// Completes an update a killed process left behind. Returns false when there was none.
+    public func resume() throws -> Bool {
+        guard let text = try? String(contentsOfFile: journal, encoding: .utf8) else { return false }
+        let parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts[1].isEmpty else {
+            try? FileManager.default.removeItem(atPath: journal)
+            return false
+        }
+        let from = parts[0].isEmpty ? nil : parts[0], to = parts[1]
+        let head = try repository.head()?.id
+        guard head == from || head == to else {
+            // The branch moved some other way (plain git): the journal no longer applies.
+            try? FileManager.default.removeItem(atPath: journal)
+            return false
+        }
+        try run(from: from, to: to)
+        return true
+    }
+
+    private func apply(from: String?, to: String) throws -> Result {
+        var result = Result()
+        let changes = try repository.changes(from: from, to: to)
+        // Deletions first, so a rename onto a path that changes case works, then writes.
+        for change in changes where change.kind == .deleted || change.kind == .renamed {
+            guard let old = change.oldFile else { continue }
+            let path = change.kind == .renamed ? change.oldPath : change.path
+            let full = workTree + "/" + path
+            guard let bytes = read(full) else { continue }
+            if try Repository.blobID(of: bytes) == old.blob {
+                try FileManager.default.removeItem(atPath: full)
+                removeEmptyFolders(above: path)
+            } else {
+                result.keptLocalEdits.append(path)  // edited during the update: edit beats delete
+            }
+        }
+        for change in changes where change.kind != .deleted {
+            guard let new = change.newFile else { continue }
+            let path = change.path
+            let full = workTree + "/" + path
+            let target = try repository.blobBytes(new.blob)
+            let expected = change.kind == .modified ? change.oldFile : nil
+            if let disk = read(full) {
+                let diskID = try Repository.blobID(of: disk)
+                if diskID == new.blob { result.written.append(path); continue }
+                if diskID != expected?.blob {
+                    // Changed by the user since Sheaf read it: merge, the user's side first.
+                    let base = try expected.map { (f) throws in try repository.blobBytes(f.blob) }
+                    let merged = try NoteMerge.merge(base: base, ours: disk, theirs: target, isNote: VaultPath.isNote(path))
+                    try AtomicFile.write(merged.merged, to: full)
+                    result.keptLocalEdits.append(path)
+                    continue
+                }
+            }
+            try write(target, mode: new.mode, to: full)
+            result.written.append(path)
+        }
+        try repository.resetIndex(toCommit: to, refreshing: result.written)
+        return result
+    }
+
+    private func read(_ full: String) -> [UInt8]? {
+        var info = stat()
+        guard lstat(full, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)).map { Array($0.utf8) }
+        }
+        return FileManager.default.contents(atPath: full).map(Array.init)
+    }
+
+    private func write(_ bytes: [UInt8], mode: UInt32, to full: String) throws {
+        let folder = (full as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if mode == 0o120000 {
+            try? FileManager.default.removeItem(atPath: full)
+            try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        try AtomicFile.write(bytes, to: full)
+        if mode == 0o100755 { chmod(full, 0o755) }
+    }
+
+    private func removeEmptyFolders(above path: String) {
+        var folder = VaultPath.folder(path)
+        while !folder.isEmpty {
+            guard rmdir(workTree + "/" + folder) == 0 else { return }
+            folder = VaultPath.folder(folder)
+        }
+    }
+}
