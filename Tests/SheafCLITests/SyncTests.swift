@@ -1,0 +1,160 @@
+// Sync as a user with several clones of one vault sees it (DESIGN.md "Sync", issue 4).
+import Foundation
+import SheafCore
+import Testing
+
+@Suite struct SyncTests {
+    let note = "Trips/Lisbon/Budget.md"
+
+    @Test func disjointEditsToOneNoteSyncWithoutConflictAndConverge() {
+        let r = Replicas(2)
+        r.edit(0, note) { $0.replacingOccurrences(of: "tags: [travel, money]", with: "tags: [travel, money, portugal]")
+            .replacingOccurrences(of: "| flights | 210 |", with: "| flights | 230 |") }
+        r.edit(1, note) { $0.replacingOccurrences(of: "tags: [travel, money]", with: "tags: [travel, money, 2026]")
+            .replacingOccurrences(of: "# Lisbon budget", with: "# Lisbon budget (final)")
+            .replacingOccurrences(of: "The rest goes on the travel card.", with: "The rest goes on the card.") }
+        #expect(r.sync(0).status == 0)
+        let second = r.sync(1)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("merged      \(note)"))
+        #expect(r.sync(0).status == 0)
+        #expect(r.identical(0, 1))
+        #expect(r.conflictFiles(0).isEmpty && r.conflictFiles(1).isEmpty)
+        let merged = r.file(0, note)
+        #expect(merged.contains("tags: [travel, money, 2026, portugal]"))
+        #expect(merged.contains("| flights | 230 |") && merged.contains("# Lisbon budget (final)")
+                && merged.contains("The rest goes on the card."))
+    }
+
+    @Test func overlappingEditsGiveOneConflictFileThatResolveSettles() throws {
+        let r = Replicas(2)
+        r.edit(0, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 350 |") }
+        r.edit(1, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 250 |") }
+        #expect(r.sync(0).status == 0)
+        let pulled = r.sync(1)
+        #expect(pulled.status == 1, "conflicts exit 1")
+        #expect(pulled.stderr.contains("sheaf resolve"))
+        let conflicts = r.conflictFiles(1)
+        #expect(conflicts.count == 1)
+        let conflict = try #require(conflicts.first)
+        #expect(conflict.hasPrefix("Trips/Lisbon/Budget.conflict-") && conflict.hasSuffix("-r0.md"))
+        // Both are valid notes without markers: the note keeps the local side.
+        #expect(r.file(1, note).contains("| food | 250 |"))
+        let remoteSide = r.file(1, conflict)
+        #expect(remoteSide.contains("| food | 350 |") && remoteSide.contains("conflict-of: \(note)"))
+        for text in [r.file(1, note), remoteSide] {
+            #expect(!hasConflictMarkers(text))
+            let block = try #require(NoteDocument(text: text).frontMatter)
+            #expect((try? FrontMatter(parsing: block)) != nil)
+        }
+        let listed = CLI.run(["conflicts"], in: r[1])
+        #expect(listed.status == 0 && listed.stdout == "\(note)\t\(conflict)\n")
+        let resolved = CLI.run(["resolve", note, "--keep", "remote"], in: r[1])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(r.file(1, note).contains("| food | 350 |") && !r.file(1, note).contains("conflict-of"))
+        #expect(CLI.run(["conflicts"], in: r[1]).status == 1)
+        r.syncAll()
+        #expect(r.identical(0, 1))
+        #expect(r.conflictFiles(0).isEmpty)
+    }
+
+    @Test func keepBothTurnsTheConflictFileIntoANote() {
+        let r = Replicas(2)
+        r.edit(0, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 350 |") }
+        r.edit(1, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 250 |") }
+        r.sync(0); r.sync(1)
+        let result = CLI.run(["resolve", note, "--keep", "both"], in: r[1])
+        #expect(result.status == 0, "\(result.stderr)")
+        let copy = "Trips/Lisbon/Budget (conflict copy).md"
+        #expect(r.file(1, copy).contains("| food | 350 |") && !r.file(1, copy).contains("conflict-of"))
+        #expect(r.conflictFiles(1).isEmpty)
+    }
+
+    @Test func threeReplicasConvergeAfterEditsRenamesDeletesAndNewNotes() {
+        let r = Replicas(3)
+        r.edit(0, "Trips/Lisbon/Restaurants.md") { $0 + "\nAdded on r0.\n" }
+        r.write(0, "Inbox/From r0.md", "---\ntitle: From r0\n---\nnew on r0\n")
+        CLI.sh("mv 'Trips/Lisbon/Tram 28.md' 'Trips/Lisbon/Tram 28 line.md'", in: r[1])
+        CLI.run(["tags", "add", "Trips/Lisbon/Packing list.md", "checked"], in: r[1])
+        CLI.sh("rm 'Trips/Lisbon/Day trip to Sintra.md'", in: r[2])
+        r.edit(2, "Trips/Lisbon/Tram 28.md") { $0 + "\nEdited on r2 before the rename arrived.\n" }
+        r.syncAll()
+        #expect(r.identical(0, 1) && r.identical(1, 2))
+        #expect(r.conflictFiles(0).isEmpty)
+        #expect(r.file(0, "Trips/Lisbon/Restaurants.md").contains("Added on r0."))
+        #expect(r.file(1, "Inbox/From r0.md") == "---\ntitle: From r0\n---\nnew on r0\n")
+        #expect(r.file(2, "Trips/Lisbon/Tram 28 line.md").contains("Edited on r2 before the rename arrived."))
+        #expect(!FileManager.default.fileExists(atPath: r[0] + "/Trips/Lisbon/Tram 28.md"))
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/Trips/Lisbon/Day trip to Sintra.md"))
+        #expect(r.file(2, "Trips/Lisbon/Packing list.md").contains("checked"))
+    }
+
+    @Test func anEditBeatsADelete() {
+        let r = Replicas(2)
+        CLI.sh("rm '\(note)'", in: r[0])
+        r.edit(1, note) { $0 + "\nStill needed.\n" }
+        r.sync(0)
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        r.sync(0)
+        #expect(r.file(0, note).contains("Still needed."))
+        #expect(r.identical(0, 1))
+    }
+
+    @Test func aDeleteArrivingAfterAnEditIsUndoneByTheEdit() {
+        let r = Replicas(2)
+        r.edit(0, note) { $0 + "\nEdited first.\n" }
+        r.sync(0)
+        CLI.sh("rm '\(note)'", in: r[1])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(pulled.stdout.contains("resurrected"))
+        #expect(r.file(1, note).contains("Edited first."))
+    }
+
+    @Test func anUnreachableRemoteKeepsLocalCommitsAndExits75() {
+        let r = Replicas(1, samples: false)
+        CLI.run(["remote", "remove", "origin"], in: r[0])
+        CLI.run(["remote", "add", "origin", "git://127.0.0.1:9/nothing.git"], in: r[0])
+        r.write(0, "Start.md", "# Start\n\nchanged offline\n")
+        let result = r.sync(0)
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("cannot reach the remote origin"))
+        #expect(result.stderr.contains("local commit"))
+        #expect(r.git(0, ["status", "--porcelain"]).stdout.isEmpty, "the edit is committed locally")
+        #expect(r.git(0, ["log", "-1", "--format=%s"]).stdout.hasPrefix("sheaf: r0: 1 edited"))
+    }
+
+    @Test func noRemoteIsAnErrorThatSaysWhatToDo() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let result = CLI.run(["sync"], in: vault)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("sheaf remote add origin URL"))
+    }
+
+    @Test func plainGitAndSheafInteroperate() {
+        let r = Replicas(1)
+        let gitClone = r.temp.path + "/plain"
+        #expect(Replicas.git(["clone", "-q", r.bare, gitClone], in: r.temp.path).status == 0)
+        CLI.write(CLI.read(gitClone + "/" + note) + "\nWritten with plain git.\n", to: gitClone + "/" + note)
+        Replicas.git(["commit", "-qam", "plain edit"], in: gitClone)
+        #expect(Replicas.git(["push", "-q"], in: gitClone).status == 0)
+        r.edit(0, "Trips/Lisbon/Restaurants.md") { $0 + "\nWritten with sheaf.\n" }
+        #expect(r.sync(0).status == 0)
+        #expect(r.file(0, note).contains("Written with plain git."))
+        #expect(Replicas.git(["pull", "-q", "--no-rebase"], in: gitClone).status == 0)
+        #expect(CLI.read(gitClone + "/Trips/Lisbon/Restaurants.md").contains("Written with sheaf."))
+        #expect(Replicas.git(["fsck", "--no-progress"], in: r[0]).status == 0)
+        #expect(r.git(0, ["status", "--porcelain"]).stdout.isEmpty)
+    }
+
+    @Test func statusShowsChangesAndCommitsToPush() {
+        let r = Replicas(1, samples: false)
+        r.write(0, "New.md", "new\n")
+        let status = CLI.run(["status"], in: r[0])
+        #expect(status.stdout.contains("added    New.md"))
+        CLI.run(["commit"], in: r[0])
+        #expect(CLI.run(["status"], in: r[0]).stdout.contains("1 commit to push to origin"))
+    }
+}
