@@ -21,7 +21,7 @@ public struct TransferOptions: Sendable {
     public var acceptNewHost: Bool
     public var progress: (@Sendable (TransferProgress) -> Void)?
 
-    public init(home: String = NSHomeDirectory(), acceptNewHost: Bool = false,
+    public init(home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory(), acceptNewHost: Bool = false,
                 progress: (@Sendable (TransferProgress) -> Void)? = nil) {
         self.home = home
         self.acceptNewHost = acceptNewHost
