@@ -166,3 +166,34 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct IgnoreTests {
+    /// The walk asks git only about the paths some ignore rule could reach; the notes it lists
+    /// must still be exactly those git does not ignore.
+    @Test func theWalkSkipsWhatGitIgnores() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("*.tmp.md\nDrafts/\n", to: vault + "/.gitignore")
+        CLI.write("private.md\n", to: vault + "/Projects/.gitignore")
+        // core.excludesFile set in the repository, so that git and libgit2 read the same one
+        // (libgit2 reads /etc/gitconfig even under GIT_CONFIG_NOSYSTEM).
+        CLI.write("global-only.md\n", to: vault + "/.config/excludes")
+        CLI.runProcess("/usr/bin/git", ["config", "core.excludesFile", vault + "/.config/excludes"], in: vault)
+        let exclude = CLI.read(vault + "/.git/info/exclude")
+        CLI.write(exclude + "scratch.md\n", to: vault + "/.git/info/exclude")
+        for path in ["a.tmp.md", "Drafts/d.md", "Projects/private.md", "Projects/Sub/private.md", "private.md",
+                     "Inbox/global-only.md", "Inbox/scratch.md", "Inbox/kept.md"] {
+            CLI.write("# x\nzqxjvellum\n", to: vault + "/" + path)
+        }
+        let listed = CLI.run(["ls", "--paths"], in: vault).stdout.split(separator: "\n").map(String.init).sorted()
+        let git = CLI.runProcess("/usr/bin/git", ["-c", "core.quotepath=off", "ls-files", "--others", "--exclude-standard"], in: vault)
+        let expected = git.stdout.split(separator: "\n").map(String.init)
+            .filter { VaultPath.isNote($0) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+        #expect(listed == expected)
+        #expect(listed.contains("Inbox/kept.md") && listed.contains("private.md"))
+        #expect(!listed.contains("Projects/Sub/private.md") && !listed.contains("Inbox/scratch.md"))
+        #expect(!listed.contains("Inbox/global-only.md") && !listed.contains("Drafts/d.md"))
+        let found = CLI.run(["search", "--paths", "zqxjvellum"], in: vault).stdout.split(separator: "\n").sorted()
+        #expect(found == ["Inbox/kept.md", "private.md"])
+    }
+}
