@@ -64,6 +64,23 @@ import Testing
         #expect(r.added == 1)
     }
 
+    /// Regression: the open no longer runs `PRAGMA quick_check` (it read every page on every
+    /// command); damage past the header must still cost one rebuild, never an error.
+    @Test func aTruncatedIndexIsRebuiltByTheScan() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for i in 0..<300 { write("# Note \(i)\n" + String(repeating: "word\(i) filler text ", count: 60), root + "/n\(i).md") }
+        _ = try scan(vault)
+        let path = root + "/.sheaf/index.sqlite"
+        let handle = FileHandle(forWritingAtPath: path)!
+        try handle.truncate(atOffset: 16 * 4096)
+        try handle.close()
+        let index = try NoteIndex(vault: vault)
+        let r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.rebuilt == .unreadable && r.added == 300)
+        #expect(try index.search(SearchQuery.parse("word7"), vault: vault, options: SearchOptions(snippets: false)).map(\.path) == ["n7.md"])
+    }
+
     /// Regression: without an index on notes.fts_rowid SQLite scanned the catalog for every FTS
     /// hit, and a one-word search over 10k notes took 2 s.
     @Test func searchJoinUsesTheFtsRowidIndex() throws {
