@@ -14,6 +14,13 @@ public struct VaultFile: Sendable, Equatable {
     public let mtimeNanoseconds: Int64
     public let inode: UInt64
     public var isNote: Bool { VaultPath.isNote(path) }
+
+    public init(path: String, size: Int, mtimeNanoseconds: Int64, inode: UInt64) {
+        self.path = path
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+        self.inode = inode
+    }
 }
 
 /// A problem met during the walk, with the path it concerns.

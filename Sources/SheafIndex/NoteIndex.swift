@@ -18,6 +18,8 @@ public final class NoteIndex: @unchecked Sendable {
     public let path: String
     /// Set when this open created the database anew; the next scan reads every file.
     public private(set) var rebuildReason: RebuildReason?
+    /// Dead FTS rows below this count never trigger a compaction (tests lower it).
+    var compactionMinimum = 1000
 
     /// Opens (or creates) the index of `vault`.
     public init(vault: Vault, rebuild: Bool = false) throws(SheafError) {

@@ -16,6 +16,8 @@ public struct ScanReport: Sendable {
     public var warnings: [(path: String, message: String)] = []
     public var seconds = 0.0
     public var rebuilt: RebuildReason?
+    /// The FTS table was rebuilt from the files to drop its dead rows.
+    public var compacted = false
 }
 
 /// One note read from disk, ready to be written to the catalog.
@@ -138,8 +140,47 @@ extension NoteIndex {
         if report.rebuilt != nil {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
+        if try needsCompaction() {
+            try compact(vault: vault)
+            report.compacted = true
+        }
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// Whether dead FTS rows (of edited, renamed and removed notes) passed a quarter of the live ones.
+    func needsCompaction() throws -> Bool {
+        try pool.read { db in
+            let dead = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'") ?? 0
+            let live = try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0
+            return dead >= compactionMinimum && dead * 4 > live
+        }
+    }
+
+    /// Empties the contentless FTS table ('delete-all') and indexes every note's text again from
+    /// its file, at the FTS rowid the catalog already holds. One transaction: readers see the old
+    /// table until it commits. The caller holds the vault's lock, as for any scan.
+    func compact(vault: Vault) throws {
+        var ftsRowids: [String: Int64] = [:]
+        let files = try pool.read { db in
+            var files: [VaultFile] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid FROM notes")
+            while let row = try rows.next() {
+                files.append(VaultFile(path: row[0], size: row[1], mtimeNanoseconds: row[2], inode: UInt64(bitPattern: row[3])))
+                ftsRowids[row[0]] = row[4]
+            }
+            return files
+        }
+        try pool.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES('delete-all')")
+                try Self.readNotes(vault: vault, files, progress: nil) { batch in
+                    for item in batch { try BatchWriter.insertText(db, item, ftsRowid: ftsRowids[item.file.path]!) }
+                }
+                try db.execute(sql: "UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows'")
+                return .commit
+            }
+        }
     }
 
     /// Whether the non-note files are exactly the ones the catalog holds (their count is equal).
@@ -279,6 +320,13 @@ struct BatchWriter {
         for link in note.links where !link.target.isEmpty {
             try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target)])
         }
+        try insertText(db, item, ftsRowid: ftsRowid)
+    }
+
+    /// Writes a note's FTS row.
+    static func insertText(_ db: Database, _ item: IndexedNote, ftsRowid: Int64) throws {
+        let note = item.note
+        let aliases = note.aliases.joined(separator: "\n")
         let meta = note.frontMatter.entries
             .filter { !["id", "title", "tags", "aliases"].contains($0.key) }
             .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }
