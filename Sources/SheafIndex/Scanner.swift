@@ -89,14 +89,18 @@ extension NoteIndex {
         report.scanned = files.count
 
         let stored = try storedIdentities()
-        var present = Set<String>(minimumCapacity: noteFiles.count)
         var toRead: [VaultFile] = []
+        var kept = 0  // catalog paths still present
         for f in noteFiles {
-            present.insert(f.path)
-            if let old = stored[f.path], old.matches(f) { continue }
-            toRead.append(f)
+            guard let old = stored[f.path] else { toRead.append(f); continue }
+            kept += 1
+            if !old.matches(f) { toRead.append(f) }
         }
-        var gone = stored.filter { !present.contains($0.key) }
+        var gone: [String: StoredIdentity] = [:]
+        if kept < stored.count {
+            let present = Set(noteFiles.map(\.path))
+            gone = stored.filter { !present.contains($0.key) }
+        }
         var goneByHash: [String: [String]] = [:]
         for (path, id) in gone { goneByHash[id.hash, default: []].append(path) }
         let storedFiles = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") ?? 0 }
