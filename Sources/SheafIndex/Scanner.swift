@@ -14,6 +14,8 @@ public struct ScanReport: Sendable {
     public var removed = 0
     public var renamed = 0
     public var warnings: [(path: String, message: String)] = []
+    /// The walk's own warnings (unreadable folders, links out of the vault), also in `warnings`.
+    public var walkWarnings: [WalkWarning] = []
     public var seconds = 0.0
     public var rebuilt: RebuildReason?
     /// The FTS table was rebuilt from the files to drop its dead rows.
@@ -83,6 +85,7 @@ extension NoteIndex {
         report.rebuilt = rebuildReason
         let (files, walkWarnings) = walker.files()
         report.warnings = walkWarnings.map { ($0.path, $0.message) }
+        report.walkWarnings = walkWarnings
         var noteFiles: [VaultFile] = []
         var otherFiles: [VaultFile] = []
         for f in files { if f.isNote { noteFiles.append(f) } else { otherFiles.append(f) } }

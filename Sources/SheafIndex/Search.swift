@@ -144,18 +144,3 @@ extension NoteIndex {
         }
     }
 }
-
-extension NoteIndex {
-    /// Paths of notes holding a link whose target key is one of `keys` (candidates to verify).
-    public func notesLinking(toKeys keys: [String]) throws(SheafError) -> [String] {
-        do {
-            return try pool.read { db in
-                let marks = keys.map { _ in "?" }.joined(separator: ", ")
-                return try String.fetchAll(db, sql: "SELECT DISTINCT n.path FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key IN (\(marks))",
-                                           arguments: StatementArguments(keys))
-            }
-        } catch {
-            throw SheafError("cannot read the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`")
-        }
-    }
-}

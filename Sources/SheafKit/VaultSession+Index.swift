@@ -12,7 +12,7 @@ extension VaultSession {
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
         guard let lock = VaultLock(path: vault.lockPath) else {
-            onBusy?()
+            (onBusy ?? onIndexBusy)?()
             let index = try NoteIndex(vault: vault)
             cachedIndex = (index, nil)
             return (index, nil)

@@ -197,3 +197,26 @@ struct SplitMix: RandomNumberGenerator {
         #expect(found == ["Inbox/kept.md", "private.md"])
     }
 }
+
+@Suite struct IndexedListingTests {
+    /// `ls`, `tags` and name lookups read the index's catalog: while another command holds the
+    /// lock they answer from the index as it is (and say so), and see new files once it is free.
+    @Test func listingsReadTheIndex() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["ls", "--paths"], in: vault).status == 0)  // builds the index
+        CLI.write("---\ntags: [zqxjtag]\n---\n# Fresh note\n", to: vault + "/Inbox/Fresh.md")
+        let fd = open(vault + "/.sheaf/lock", O_RDWR | O_CREAT, 0o644)
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let busy = CLI.run(["ls", "--paths"], in: vault)
+        #expect(!busy.stdout.contains("Inbox/Fresh.md"))
+        #expect(busy.stderr.contains("answering from the index as it is"))
+        #expect(!CLI.run(["tags"], in: vault).stdout.contains("zqxjtag"))
+        #expect(CLI.run(["show", "Fresh note"], in: vault).status == 2)
+        flock(fd, LOCK_UN)
+        close(fd)
+        #expect(CLI.run(["ls", "--paths"], in: vault).stdout.contains("Inbox/Fresh.md\n"))
+        #expect(CLI.run(["tags"], in: vault).stdout.contains("1  zqxjtag\n"))
+        #expect(CLI.run(["show", "Fresh note"], in: vault).stdout.contains("# Fresh note"))
+    }
+}
