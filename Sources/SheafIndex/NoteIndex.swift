@@ -53,6 +53,7 @@ public final class NoteIndex: @unchecked Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
         }
         let pool = try DatabasePool(path: path, configuration: config)
         let migrator = Schema.migrator

@@ -107,6 +107,33 @@ import Testing
         #expect(compactions == 2)  // dead rows 2, 4 (compacted), 2, 4 (compacted)
     }
 
+    /// An index made before "v2-prefix-tokens" has an FTS table that cannot be re-tokenized: the
+    /// migration empties the catalog and marks it, and the next scan reads every file again.
+    @Test func anIndexFromBeforePrefixTokensIsRebuilt() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# Jogging\nI went running.\n", root + "/run.md")
+        do {
+            let old = try DatabaseQueue(path: root + "/.sheaf/index.sqlite")
+            try Schema.migrator.migrate(old, upTo: "v1")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO notes (path, folder, title, aliases, created, modified, size, mtime_ns, inode, hash, snippet, warnings, fts_rowid)
+                    VALUES ('ghost.md', '', 'Ghost', '', 0, 0, 1, 1, 1, 'x', '', '', 1);
+                    INSERT INTO note_fts (rowid, title, body) VALUES (1, 'Ghost', 'ghostly running');
+                    """)
+            }
+        }
+        let index = try NoteIndex(vault: vault)
+        #expect(index.rebuildReason == .schemaChanged)
+        let r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.added == 1 && r.rebuilt == .schemaChanged)
+        let options = SearchOptions(snippets: false)
+        #expect(try index.search(SearchQuery.parse("runn*"), vault: vault, options: options).map(\.path) == ["run.md"])
+        #expect(try index.search(SearchQuery.parse("ghostly"), vault: vault, options: options).isEmpty)
+        #expect(try NoteIndex(vault: vault).rebuildReason == nil)
+    }
+
     /// Regression: without an index on notes.fts_rowid SQLite scanned the catalog for every FTS
     /// hit, and a one-word search over 10k notes took 2 s.
     @Test func searchJoinUsesTheFtsRowidIndex() throws {
