@@ -93,6 +93,9 @@ enum Schema {
                     title, aliases, tags, path, meta, body, cjk,
                     content='', tokenize='sheaf'
                 );
+                -- Merge 8 segments of a level instead of 4: loading 10k notes took 17% less time
+                -- (Benchmarks, plain FTS5), for 1% more size.
+                INSERT INTO note_fts (note_fts, rank) VALUES ('automerge', 8);
                 DELETE FROM tags;
                 DELETE FROM links;
                 DELETE FROM notes;
