@@ -46,13 +46,14 @@ public struct VaultWalker {
         self.isIgnored = isIgnored
     }
 
-    /// Every file of the vault, sorted by path.
-    public func files() -> (files: [VaultFile], warnings: [WalkWarning]) {
+    /// Every file of the vault, sorted by path unless `sorted` is false (the scanner does not
+    /// need the order, and sorting 100k paths took a tenth of a no-change scan).
+    public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [WalkWarning]) {
         var files: [VaultFile] = []
         var warnings: [WalkWarning] = []
         let realRoot = Self.realPath(vault.root) ?? vault.root
         walk("", reach: outsideRules, realRoot: realRoot, into: &files, warnings: &warnings)
-        files.sort { $0.path < $1.path }
+        if sorted { files.sort { $0.path < $1.path } }
         return (files, warnings)
     }
 

@@ -53,10 +53,6 @@ public final class NoteIndex: @unchecked Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
-            // Readers read through a memory map: the freshness scan reads the whole notes table,
-            // page by page that was ~900 pread calls at 10k notes. Not the writer: mapped pages
-            // count as resident, and a cold index touches every page.
-            if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
             db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
         }
         let pool = try DatabasePool(path: path, configuration: config)

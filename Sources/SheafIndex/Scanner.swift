@@ -83,7 +83,7 @@ extension NoteIndex {
         let start = Date()
         var report = ScanReport()
         report.rebuilt = rebuildReason
-        let (files, walkWarnings) = walker.files()
+        let (files, walkWarnings) = walker.files(sorted: false)
         report.warnings = walkWarnings.map { ($0.path, $0.message) }
         report.walkWarnings = walkWarnings
         var noteFiles: [VaultFile] = []
@@ -99,6 +99,7 @@ extension NoteIndex {
             kept += 1
             if !old.matches(f) { toRead.append(f) }
         }
+        toRead.sort { $0.path < $1.path }  // warnings and catalog rows in path order, as before
         var gone: [String: StoredIdentity] = [:]
         if kept < stored.count {
             let present = Set(noteFiles.map(\.path))
