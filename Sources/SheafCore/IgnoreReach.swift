@@ -9,7 +9,11 @@
 
 public struct IgnoreReach: Sendable, Equatable {
     /// Lower-cased last components of literal patterns: a name among them is asked about.
-    public private(set) var names: Set<String> = []
+    public private(set) var names: Set<String> = [] {
+        didSet { nameLengths = Set(names.map(\.utf8.count)) }
+    }
+    /// UTF-8 lengths of `names`: most names are ruled out without lower-casing them.
+    private var nameLengths: Set<Int> = []
     /// A glob pattern could match a file: every file is asked about.
     public private(set) var anyFile = false
     /// A glob pattern could match a folder: every folder is asked about.
@@ -55,6 +59,6 @@ public struct IgnoreReach: Sendable, Equatable {
     /// Whether a rule might ignore the entry called `name`.
     public func mightIgnore(name: String, isFolder: Bool) -> Bool {
         if isFolder ? anyFolder : anyFile { return true }
-        return !names.isEmpty && names.contains(name.lowercased())
+        return nameLengths.contains(name.utf8.count) && names.contains(name.lowercased())
     }
 }
