@@ -43,22 +43,24 @@ extension NoteIndex {
         let sql: String
         if !query.terms.isEmpty {
             sql = """
-                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score
+                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings
                 FROM note_fts JOIN notes n ON n.fts_rowid = note_fts.rowid
                 WHERE note_fts MATCH ?\(whereExtra)
                 ORDER BY score, n.modified DESC LIMIT ?
                 """
             arguments = [match] + arguments + [options.limit]
         } else {
-            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
+            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
             arguments.append(options.limit)
         }
         var hits: [SearchHit]
+        var readWhole: [Bool] = []  // notes read only in part when indexed: snippets need the full parse
         do {
             hits = try pool.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                    SearchHit(path: row["path"], title: row["title"],
-                              modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+                    readWhole.append((row["warnings"] as String).isEmpty)
+                    return SearchHit(path: row["path"], title: row["title"],
+                                     modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
                 }
             }
         } catch {
@@ -66,7 +68,9 @@ extension NoteIndex {
         }
         if options.snippets {
             let needles = Self.needles(query.terms)
-            for i in hits.indices { hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles) }
+            for i in hits.indices {
+                hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles, wasReadWhole: readWhole[i])
+            }
         }
         return hits
     }

@@ -134,6 +134,24 @@ import Testing
         #expect(try NoteIndex(vault: vault).rebuildReason == nil)
     }
 
+    /// Snippets of notes read whole skip the YAML parse; notes read in part (broken YAML) are
+    /// parsed as the index parsed them, so words of the unreadable block are found in the snippet.
+    @Test func snippetsComeFromTheBodyAsIndexed() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("---\ntitle: Alpha\ntags: [zebra]\n---\nfirst line\nthe zebra line\n", root + "/ok.md")
+        write("---\ntitle: [unclosed\nquux: here\n---\nbody text\n", root + "/broken.md")
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let ok = try index.search(SearchQuery.parse("zebra"), vault: vault)
+        #expect(ok.map(\.path) == ["ok.md"])
+        #expect(ok.first?.snippet.map(\.text).joined() == "the zebra line")
+        #expect(ok.first?.snippet.filter(\.match).map(\.text) == ["zebra"])
+        let broken = try index.search(SearchQuery.parse("quux"), vault: vault)
+        #expect(broken.map(\.path) == ["broken.md"])
+        #expect(broken.first?.snippet.filter(\.match).map(\.text) == ["quux"])
+    }
+
     /// Regression: without an index on notes.fts_rowid SQLite scanned the catalog for every FTS
     /// hit, and a one-word search over 10k notes took 2 s.
     @Test func searchJoinUsesTheFtsRowidIndex() throws {
