@@ -27,6 +27,29 @@ struct IndexedNote: Sendable {
     let file: VaultFile
     let hash: String
     let note: Note
+    /// The FTS columns, made while parsing (on all cores) rather than by the single writer.
+    let text: [String]
+
+    init(file: VaultFile, hash: String, note: Note) {
+        self.file = file
+        self.hash = hash
+        self.note = note
+        text = Self.ftsColumns(note, path: file.path)
+    }
+
+    /// title, aliases, tags, path, meta, body, cjk: Greek folded, tag and path parts as words.
+    static func ftsColumns(_ note: Note, path: String) -> [String] {
+        let aliases = note.aliases.joined(separator: "\n")
+        let meta = note.frontMatter.entries
+            .filter { !["id", "title", "tags", "aliases"].contains($0.key) }
+            .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }
+            .joined(separator: "\n")
+        return [TextFolding.foldGreek(note.title), TextFolding.foldGreek(aliases),
+                note.tags.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: " "),
+                VaultPath.withoutNoteExtension(path).replacingOccurrences(of: "/", with: " "),
+                TextFolding.foldGreek(meta), TextFolding.foldGreek(note.body),
+                CJKBigrams.of([note.title, aliases, meta, note.body])]
+    }
 }
 
 /// A catalog row's file identity. The content hash is fetched only for the rows a scan compares
@@ -351,17 +374,7 @@ struct BatchWriter {
 
     /// Writes a note's FTS row.
     static func insertText(_ db: Database, _ item: IndexedNote, ftsRowid: Int64) throws {
-        let note = item.note
-        let aliases = note.aliases.joined(separator: "\n")
-        let meta = note.frontMatter.entries
-            .filter { !["id", "title", "tags", "aliases"].contains($0.key) }
-            .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }
-            .joined(separator: "\n")
-        let cjk = CJKBigrams.of([note.title, aliases, meta, note.body])
-        try db.cachedStatement(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [ftsRowid, TextFolding.foldGreek(note.title), TextFolding.foldGreek(aliases),
-                                 note.tags.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: " "),
-                                 VaultPath.withoutNoteExtension(item.file.path).replacingOccurrences(of: "/", with: " "),
-                                 TextFolding.foldGreek(meta), TextFolding.foldGreek(note.body), cjk])
+        let statement = try db.cachedStatement(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        try statement.execute(arguments: StatementArguments([ftsRowid] + item.text))
     }
 }
