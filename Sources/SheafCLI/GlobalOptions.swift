@@ -22,7 +22,9 @@ struct GlobalOptions: ParsableArguments {
     /// Applies the output flags and opens the vault.
     func open() throws(SheafError) -> VaultSession {
         apply()
-        return try VaultSession.open(explicit: vault)
+        let session = try VaultSession.open(explicit: vault)
+        session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
+        return session
     }
 }
 

@@ -1,6 +1,7 @@
 // The shapes of `--json` output. Each document carries `version`; docs/json.md describes them.
 import Foundation
 import SheafCore
+import SheafIndex
 import SheafKit
 import SheafSync
 
@@ -15,9 +16,9 @@ struct NoteSummaryJSON: Encodable {
     let modified: Date
     let snippet: String
 
-    init(_ n: CatalogNote) {
-        path = n.path; title = n.note.title; id = n.note.id; tags = n.note.tags
-        created = n.created; modified = n.modified; snippet = n.note.snippet
+    init(_ n: NoteSummary) {
+        path = n.path; title = n.title; id = n.id; tags = n.tags
+        created = n.created; modified = n.modified; snippet = n.snippet
     }
 }
 

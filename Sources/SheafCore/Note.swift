@@ -44,10 +44,20 @@ public struct Note: Sendable {
 
     /// Reads a note from its bytes.
     public init(path: String, bytes: some Collection<UInt8>) {
+        // Generic collection code is not specialised across modules: `contains(0)` and the
+        // UTF-8 check on a `Data` took a sixth of a cold index. Contiguous bytes take the fast path.
+        if let note = bytes.withContiguousStorageIfAvailable({ Note(path: path, buffer: $0) }) {
+            self = note
+        } else {
+            self = Array(bytes).withUnsafeBufferPointer { Note(path: path, buffer: $0) }
+        }
+    }
+
+    private init(path: String, buffer bytes: UnsafeBufferPointer<UInt8>) {
         self.path = path
         var warnings: [NoteWarning] = []
         let fallbackTitle = VaultPath.stem(path)
-        if bytes.count > Note.sizeLimit || bytes.contains(0) {
+        if bytes.count > Note.sizeLimit || (bytes.count > 0 && memchr(bytes.baseAddress!, 0, bytes.count) != nil) {
             warnings.append(bytes.count > Note.sizeLimit ? .tooLarge(bytes: bytes.count) : .binary)
             self.title = fallbackTitle
             self.warnings = warnings

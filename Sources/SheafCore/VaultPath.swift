@@ -6,7 +6,17 @@ public enum VaultPath {
 
     /// Whether a path names a note (`*.md` or `*.markdown`, any case).
     public static func isNote(_ path: String) -> Bool {
-        noteExtensions.contains(fileExtension(path).lowercased())
+        // On the UTF-8 bytes: the freshness walk asks this for every file.
+        var ext: [UInt8] = []
+        for byte in path.utf8.reversed() {
+            if byte == UInt8(ascii: ".") { break }
+            if byte == UInt8(ascii: "/") || ext.count > 8 { return false }
+            ext.append(byte | 0x20)  // ASCII letters to lower case; other bytes never match
+        }
+        guard ext.count < path.utf8.count, !ext.isEmpty else { return false }
+        let name = path.utf8.count - ext.count - 1
+        guard name > 0, path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: name - 1)] != UInt8(ascii: "/") else { return false }
+        return ext.elementsEqual("dm".utf8) || ext.elementsEqual("nwodkram".utf8)
     }
 
     public static func fileName(_ path: String) -> String {

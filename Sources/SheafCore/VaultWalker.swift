@@ -14,6 +14,13 @@ public struct VaultFile: Sendable, Equatable {
     public let mtimeNanoseconds: Int64
     public let inode: UInt64
     public var isNote: Bool { VaultPath.isNote(path) }
+
+    public init(path: String, size: Int, mtimeNanoseconds: Int64, inode: UInt64) {
+        self.path = path
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+        self.inode = inode
+    }
 }
 
 /// A problem met during the walk, with the path it concerns.
@@ -27,45 +34,73 @@ public struct VaultWalker {
     public let vault: Vault
     /// Answers whether a vault-relative path is ignored (`isDirectory` says which kind it is).
     public var isIgnored: (String, Bool) -> Bool
+    /// What the rules from outside the work tree's .gitignore files (info/exclude,
+    /// core.excludesFile) could reach. When set, `isIgnored` is asked only about the paths these
+    /// rules or a .gitignore on the way down might match; when nil, about every path.
+    public var outsideRules: IgnoreReach?
 
-    public init(vault: Vault, isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
+    public init(vault: Vault, outsideRules: IgnoreReach? = nil,
+                isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
         self.vault = vault
+        self.outsideRules = outsideRules
         self.isIgnored = isIgnored
     }
 
-    /// Every file of the vault, sorted by path.
-    public func files() -> (files: [VaultFile], warnings: [WalkWarning]) {
+    /// Every file of the vault, sorted by path unless `sorted` is false (the scanner does not
+    /// need the order, and sorting 100k paths took a tenth of a no-change scan).
+    public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [WalkWarning]) {
         var files: [VaultFile] = []
         var warnings: [WalkWarning] = []
         let realRoot = Self.realPath(vault.root) ?? vault.root
-        walk("", realRoot: realRoot, into: &files, warnings: &warnings)
-        files.sort { $0.path < $1.path }
+        walk("", reach: outsideRules, realRoot: realRoot, into: &files, warnings: &warnings)
+        if sorted { files.sort { $0.path < $1.path } }
         return (files, warnings)
     }
 
-    private func walk(_ folder: String, realRoot: String, into files: inout [VaultFile], warnings: inout [WalkWarning]) {
+    private func walk(_ folder: String, reach inherited: IgnoreReach?, realRoot: String,
+                      into files: inout [VaultFile], warnings: inout [WalkWarning]) {
         let absolute = vault.absolute(folder)
         guard let dir = opendir(absolute) else {
             warnings.append(WalkWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
             return
         }
-        defer { closedir(dir) }
-        var subfolders: [String] = []
+        var names: [String] = []
+        var hasGitignore = false
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name.hasPrefix(".") { continue }  // ., .., .git, .sheaf, dot-files and dot-folders
+            if name.hasPrefix(".") {  // ., .., .git, .sheaf, dot-files and dot-folders
+                if name == ".gitignore" { hasGitignore = true }
+                continue
+            }
+            names.append(name)
+        }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)  // stat by name relative to the folder: no walk down the whole path
+        var reach = inherited
+        if hasGitignore, let outer = reach,
+           let text = try? String(contentsOfFile: absolute + "/.gitignore", encoding: .utf8) {
+            reach = outer.merging(IgnoreReach(rules: text))
+        } else if hasGitignore {
+            reach = nil  // unreadable: ask about everything below
+        }
+        func ignored(_ name: String, _ path: String, folder: Bool) -> Bool {
+            if let reach, !reach.mightIgnore(name: name, isFolder: folder) { return false }
+            return isIgnored(path, folder)
+        }
+        var subfolders: [String] = []
+        for name in names {
             let path = VaultPath.join(folder, name)
-            let full = absolute + "/" + name
             var info = stat()
-            guard lstat(full, &info) == 0 else { continue }  // vanished since readdir
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished since readdir
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                if !isIgnored(path, true) { subfolders.append(path) }
+                if !ignored(name, path, folder: true) { subfolders.append(path) }
             } else if type == S_IFREG {
-                if !isIgnored(path, false) { files.append(Self.file(path, info)) }
+                if !ignored(name, path, folder: false) { files.append(Self.file(path, info)) }
             } else if type == S_IFLNK {
+                let full = absolute + "/" + name
                 guard let target = Self.realPath(full) else { continue }  // dangling
                 guard target == realRoot || target.hasPrefix(realRoot + "/") else {
                     warnings.append(WalkWarning(path: path, message: "symlink leads outside the vault; skipped"))
@@ -74,12 +109,12 @@ public struct VaultWalker {
                 var targetInfo = stat()
                 // A link to a file inside the vault is read as that file; linked folders are not
                 // followed, so the walk cannot loop.
-                if stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG, !isIgnored(path, false) {
+                if stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG, !ignored(name, path, folder: false) {
                     files.append(Self.file(path, targetInfo))
                 }
             }
         }
-        for sub in subfolders { walk(sub, realRoot: realRoot, into: &files, warnings: &warnings) }
+        for sub in subfolders { walk(sub, reach: reach, realRoot: realRoot, into: &files, warnings: &warnings) }
     }
 
     private static func file(_ path: String, _ info: stat) -> VaultFile {

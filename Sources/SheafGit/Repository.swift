@@ -77,6 +77,26 @@ public final class Repository {
         return ignored != 0
     }
 
+    /// The text of the ignore rules that live outside the work tree's .gitignore files:
+    /// `info/exclude` and `core.excludesFile` (or, when unset, the XDG `git/ignore` file).
+    /// Unreadable or missing files count as empty.
+    public func outsideIgnoreRules() -> String {
+        var paths = [gitDirectory + "/info/exclude"]
+        var config: OpaquePointer?
+        if git_repository_config_snapshot(&config, handle) == 0, let config {
+            defer { git_config_free(config) }
+            var buffer = git_buf()
+            if git_config_get_path(&buffer, config, "core.excludesFile") == 0, let raw = buffer.ptr {
+                paths.append(String(cString: raw))
+            }
+            git_buf_dispose(&buffer)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { paths.append(xdg + "/git/ignore") }
+        if let home = environment["HOME"], !home.isEmpty { paths.append(home + "/.config/git/ignore") }
+        return paths.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n")
+    }
+
     /// The commit HEAD points at, or nil while the branch is unborn.
     public func head() throws(GitError) -> CommitInfo? {
         guard let commit = try peeledHead(GIT_OBJECT_COMMIT) else { return nil }

@@ -38,11 +38,11 @@ enum CJKBigrams {
     /// token no CJK query contains ("0"), so a phrase never spans two runs.
     static func of(_ texts: [String]) -> String {
         var out: [String] = []
-        for text in texts where text.unicodeScalars.contains(where: isCJK) {
+        for text in texts where contains(text) {
             for run in runs(text) { out.append(bigrams(run).joined(separator: " ")) }
         }
         return out.joined(separator: " 0 ")
     }
 
-    static func contains(_ text: String) -> Bool { text.unicodeScalars.contains(where: isCJK) }
+    static func contains(_ text: String) -> Bool { !TextFolding.isASCII(text) && text.unicodeScalars.contains(where: isCJK) }
 }

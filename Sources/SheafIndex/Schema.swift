@@ -77,6 +77,34 @@ enum Schema {
                 );
                 """)
         }
+        // Prefix queries on stemmed words (`runn*` finds `running`): the FTS table is made again
+        // with the `sheaf` tokenizer (StemAndWordTokenizer), which also indexes unstemmed words.
+        // A contentless table cannot be re-tokenized, so the catalog is emptied with it and the
+        // next scan reads every file again. The indexes on note_id, hash and folder go: no query
+        // looks them up (renames match hashes in memory; `in:` compares folders without case), and
+        // the unstemmed words need their room (index size budget: 1.2x the notes).
+        migrator.registerMigration("v2-prefix-tokens") { db in
+            try db.execute(sql: """
+                DROP INDEX notes_note_id;
+                DROP INDEX notes_hash;
+                DROP INDEX notes_folder;
+                DROP TABLE note_fts;
+                CREATE VIRTUAL TABLE note_fts USING fts5(
+                    title, aliases, tags, path, meta, body, cjk,
+                    content='', tokenize='sheaf'
+                );
+                -- Merge 8 segments of a level instead of 4: loading 10k notes took 17% less time
+                -- (Benchmarks, plain FTS5), for 1% more size.
+                INSERT INTO note_fts (note_fts, rank) VALUES ('automerge', 8);
+                DELETE FROM tags;
+                DELETE FROM links;
+                DELETE FROM notes;
+                DELETE FROM files;
+                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
+                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
+                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
+                """)
+        }
         return migrator
     }
 }

@@ -43,22 +43,24 @@ extension NoteIndex {
         let sql: String
         if !query.terms.isEmpty {
             sql = """
-                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score
+                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings
                 FROM note_fts JOIN notes n ON n.fts_rowid = note_fts.rowid
                 WHERE note_fts MATCH ?\(whereExtra)
                 ORDER BY score, n.modified DESC LIMIT ?
                 """
             arguments = [match] + arguments + [options.limit]
         } else {
-            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
+            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
             arguments.append(options.limit)
         }
         var hits: [SearchHit]
+        var readWhole: [Bool] = []  // notes read only in part when indexed: snippets need the full parse
         do {
             hits = try pool.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                    SearchHit(path: row["path"], title: row["title"],
-                              modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+                    readWhole.append((row["warnings"] as String).isEmpty)
+                    return SearchHit(path: row["path"], title: row["title"],
+                                     modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
                 }
             }
         } catch {
@@ -66,7 +68,9 @@ extension NoteIndex {
         }
         if options.snippets {
             let needles = Self.needles(query.terms)
-            for i in hits.indices { hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles) }
+            for i in hits.indices {
+                hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles, wasReadWhole: readWhole[i])
+            }
         }
         return hits
     }
@@ -141,21 +145,6 @@ extension NoteIndex {
             case .title(let inner): return needles([inner])
             case .any(let members): return needles(members)
             }
-        }
-    }
-}
-
-extension NoteIndex {
-    /// Paths of notes holding a link whose target key is one of `keys` (candidates to verify).
-    public func notesLinking(toKeys keys: [String]) throws(SheafError) -> [String] {
-        do {
-            return try pool.read { db in
-                let marks = keys.map { _ in "?" }.joined(separator: ", ")
-                return try String.fetchAll(db, sql: "SELECT DISTINCT n.path FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key IN (\(marks))",
-                                           arguments: StatementArguments(keys))
-            }
-        } catch {
-            throw SheafError("cannot read the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`")
         }
     }
 }

@@ -7,13 +7,24 @@ import SheafCore
 enum Snippet {
     static let width = 160
 
-    static func make(vault: Vault, path: String, needles: [String]) -> [(text: String, match: Bool)] {
+    /// `wasReadWhole`: the index read the note without a warning, so its body is what follows the
+    /// front-matter block and the YAML need not be parsed (Yams was most of a snippet's cost).
+    static func make(vault: Vault, path: String, needles: [String], wasReadWhole: Bool = false) -> [(text: String, match: Bool)] {
         guard let data = FileManager.default.contents(atPath: vault.absolute(path)) else { return [] }
-        let note = Note(path: path, bytes: data)
-        let lines = note.body.split(whereSeparator: \.isNewline).map { MarkdownScan.plainLine(String($0).trimmingCharacters(in: .whitespaces)) }
+        let body: String
+        let fallback: () -> String
+        if wasReadWhole, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
+            body = NoteDocument(text: text).body
+            fallback = { MarkdownScan(body: body).snippet }
+        } else {
+            let note = Note(path: path, bytes: data)
+            body = note.body
+            fallback = { note.snippet }
+        }
+        let lines = body.split(whereSeparator: \.isNewline).map { MarkdownScan.plainLine(String($0).trimmingCharacters(in: .whitespaces)) }
             .filter { !$0.isEmpty }
         let keys = needles.flatMap { $0.split(separator: " ").map(String.init) }.map(stemKey).filter { !$0.isEmpty }
-        let line = lines.first { l in keys.contains { find($0, in: l) != nil } } ?? note.snippet
+        let line = lines.first { l in keys.contains { find($0, in: l) != nil } } ?? fallback()
         return highlight(window(line, keys: keys), keys: keys)
     }
 

@@ -5,8 +5,11 @@ import Foundation
 
 enum TextFolding {
     static func hasGreek(_ s: String) -> Bool {
-        s.unicodeScalars.contains { (0x0370...0x03FF).contains($0.value) || (0x1F00...0x1FFF).contains($0.value) }
+        !isASCII(s) && s.unicodeScalars.contains { (0x0370...0x03FF).contains($0.value) || (0x1F00...0x1FFF).contains($0.value) }
     }
+
+    /// Whether `s` is plain ASCII: most notes are, and a byte check is far cheaper than scalars.
+    static func isASCII(_ s: String) -> Bool { s.utf8.allSatisfy { $0 < 0x80 } }
 
     /// `s` with Greek diacritics removed; other text unchanged.
     static func foldGreek(_ s: String) -> String {

@@ -12,7 +12,7 @@ extension VaultSession {
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
         guard let lock = heldLock ?? VaultLock(path: vault.lockPath) else {
-            onBusy?()
+            (onBusy ?? onIndexBusy)?()
             let index = try NoteIndex(vault: vault)
             cachedIndex = (index, nil)
             return (index, nil)
@@ -27,7 +27,7 @@ extension VaultSession {
     /// The walk of this vault, with git's ignore rules.
     func walker() throws(SheafError) -> VaultWalker {
         let repo = try repository()
-        return VaultWalker(vault: vault) { path, isDirectory in
+        return VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
             guard let repo else { return false }
             return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
         }

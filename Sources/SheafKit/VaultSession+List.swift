@@ -1,6 +1,8 @@
-// Listings: notes filtered and sorted for `sheaf ls`, and tag counts for `sheaf tags`.
+// Listings: notes filtered and sorted for `sheaf ls`, and tag counts for `sheaf tags`, both read
+// from the index's catalog after the freshness scan.
 import Foundation
 import SheafCore
+import SheafIndex
 
 public enum NoteSort: String, CaseIterable, Sendable {
     case modified, created, title, path
@@ -13,22 +15,22 @@ public struct TagCount: Sendable, Equatable {
 
 extension VaultSession {
     /// Notes in `folder` (and below) carrying `tag` (or a `tag/child`), sorted, at most `limit`.
-    public func list(folder: String?, tag: String?, sort: NoteSort, reverse: Bool = false, limit: Int?) throws(SheafError) -> [CatalogNote] {
-        var notes = try catalog().notes
+    public func list(folder: String?, tag: String?, sort: NoteSort, reverse: Bool = false, limit: Int?) throws(SheafError) -> [NoteSummary] {
+        var notes = try freshIndex().0.summaries()
         if let folder {
             let f = try vaultFolder(folder)
             if !f.isEmpty { notes = notes.filter { $0.path.hasPrefix(f + "/") } }
         }
         if let tag {
             let key = Self.tagKey(tag)
-            notes = notes.filter { $0.note.tags.contains { Self.tagKey($0) == key || Self.tagKey($0).hasPrefix(key + "/") } }
+            notes = notes.filter { $0.tags.contains { Self.tagKey($0) == key || Self.tagKey($0).hasPrefix(key + "/") } }
         }
         notes.sort { a, b in
             switch sort {
             case .modified: return (a.modified, b.path) > (b.modified, a.path)
             case .created: return (a.created, b.path) > (b.created, a.path)
             case .title:
-                let (x, y) = (a.note.title.lowercased(), b.note.title.lowercased())
+                let (x, y) = (a.title.lowercased(), b.title.lowercased())
                 return x == y ? a.path < b.path : x < y
             case .path: return a.path < b.path
             }
@@ -43,8 +45,8 @@ extension VaultSession {
     public func tagCounts() throws(SheafError) -> [TagCount] {
         var counts: [String: Int] = [:]
         var spellings: [String: [String: Int]] = [:]
-        for note in try catalog().notes {
-            for tag in note.note.tags {
+        for note in try freshIndex().0.summaries() {
+            for tag in note.tags {
                 let key = Self.tagKey(tag)
                 counts[key, default: 0] += 1
                 spellings[key, default: [:]][tag, default: 0] += 1

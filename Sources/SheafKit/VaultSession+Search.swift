@@ -16,14 +16,21 @@ extension VaultSession {
     }
 
     /// The notes that link to `note`, with the links resolved as Obsidian resolves them.
+    /// Every file of the vault as link targets, from the index.
+    public func linkTargets() throws(SheafError) -> LinkTargets {
+        LinkTargets(paths: try freshIndex().0.allPaths())
+    }
+
+    /// Read from the catalog's links table: only links whose file-name key matches can point here.
     public func backlinks(of note: CatalogNote) throws(SheafError) -> [String] {
         let (index, _) = try freshIndex()
-        let candidates = try index.notesLinking(toKeys: [VaultPath.stem(note.path).lowercased()])
-        let catalog = try catalog()
-        let targets = catalog.linkTargets
-        return candidates.filter { path in
-            guard let other = catalog.note(at: path) else { return false }
-            return other.note.links.contains { targets.resolve($0, from: path) == note.path }
-        }.sorted()
+        let targets = try linkTargets()
+        var linking = Set<String>()
+        for link in try index.links(toKey: VaultPath.stem(note.path).lowercased()) {
+            let resolved = link.kind == .wiki || link.kind == .wikiEmbed
+                ? targets.resolveWiki(link.target, from: link.notePath) : targets.resolveRelative(link.target, from: link.notePath)
+            if resolved == note.path { linking.insert(link.notePath) }
+        }
+        return linking.sorted()
     }
 }

@@ -11,10 +11,12 @@ public final class VaultSession {
     /// The working directory relative to the vault root, nil when outside the vault.
     public let workingFolder: String?
     private var cachedRepository: Repository??
-    private var cachedCatalog: Catalog?
+    private(set) var cachedCatalog: Catalog?
     var cachedIndex: (NoteIndex, ScanReport?)?
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
     var heldLock: VaultLock?
+    /// Told when a read command answers from the index as it is, because another command holds the lock.
+    public var onIndexBusy: (() -> Void)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault
@@ -63,11 +65,20 @@ public final class VaultSession {
     /// Forgets the catalog after a command changed files.
     func invalidate() { cachedCatalog = nil; cachedIndex = nil }
 
-    /// The note a name points at (path, title, file name, alias or id prefix).
+    /// The note a name points at (path, title, file name, alias or id prefix), looked up in the
+    /// index's catalog and then read from its file.
     public func resolve(_ name: String) throws(SheafError) -> CatalogNote {
-        let catalog = try catalog()
-        let handle = try NoteLookup.find(name, in: catalog.handles, workingFolder: workingFolder)
-        return catalog.note(at: handle.path)!
+        let handles = try freshIndex().0.summaries().map(\.handle)
+        let handle = try NoteLookup.find(name, in: handles, workingFolder: workingFolder)
+        var info = stat()
+        guard stat(vault.absolute(handle.path), &info) == 0,
+              let data = FileManager.default.contents(atPath: vault.absolute(handle.path)) else {
+            throw SheafError("cannot read", path: handle.path, cause: "the file vanished or is unreadable")
+        }
+        let file = VaultFile(path: handle.path, size: Int(info.st_size),
+                             mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                             inode: UInt64(info.st_ino))
+        return CatalogNote(note: Note(path: handle.path, bytes: data), file: file)
     }
 
     /// Reads a note's current text for an edit, refusing notes Sheaf must never rewrite.

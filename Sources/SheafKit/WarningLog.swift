@@ -26,9 +26,21 @@ struct WarningLog {
 
 extension VaultSession {
     /// Warnings about the vault's files that this vault has not shown yet (all of them with `all`).
+    /// Commands that read every note anyway (the writers) take them from that read; the others
+    /// from the index: this scan's walk warnings and each note's stored warnings.
     public func warningsToShow(all: Bool = false) throws(SheafError) -> [VaultWarning] {
-        let catalog = try catalog()
-        let fresh = WarningLog(vault: vault).unreported(catalog.warnings, files: catalog.files)
-        return all ? catalog.warnings : fresh
+        let warnings: [VaultWarning]
+        let files: [VaultFile]
+        if let catalog = cachedCatalog {
+            (warnings, files) = (catalog.warnings, catalog.files)
+        } else {
+            let (index, scan) = try freshIndex()
+            let notes = try index.summaries().sorted { $0.path < $1.path }
+            warnings = (scan?.walkWarnings ?? []).map { VaultWarning(path: $0.path, message: $0.message) }
+                + notes.flatMap { n in n.warnings.map { VaultWarning(path: n.path, message: $0) } }
+            files = notes.map { VaultFile(path: $0.path, size: $0.size, mtimeNanoseconds: $0.mtimeNanoseconds, inode: 0) }
+        }
+        let fresh = WarningLog(vault: vault).unreported(warnings, files: files)
+        return all ? warnings : fresh
     }
 }

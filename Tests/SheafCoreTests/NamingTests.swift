@@ -3,6 +3,15 @@ import Testing
 @testable import SheafCore
 
 @Suite struct NamingTests {
+    /// isNote works on the UTF-8 bytes now (the walk asks it for every file); it must still
+    /// take `.md` and `.markdown` in any case, after a non-empty name, and nothing else.
+    @Test func isNoteOnBytes() {
+        let notes = ["a.md", "A.MD", "x.Markdown", "dir/b.md", "é.md", "日本.MD", "a/b.c.md", "a.b/c.md", ".x/y.md"]
+        let others = ["", "md", ".md", "dir/.md", "dir.md/x", "x.mdx", "x.", "x.m", "a.md/", "x.markdownx", "x.mD\u{301}"]
+        for path in notes { #expect(VaultPath.isNote(path), "\(path)") }
+        for path in others { #expect(!VaultPath.isNote(path), "\(path)") }
+    }
+
     @Test func fileNamesDropForbiddenCharactersAndAreNFC() {
         #expect(NoteFileName.stem(for: "Lisbon: tram 28 / day?") == "Lisbon tram 28 day")
         #expect(NoteFileName.stem(for: "Cafe\u{301}") == "Caf\u{E9}")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SheafCore
+import SheafIndex
 import SheafKit
 
 extension NoteSort: ExpressibleByArgument {}
@@ -29,8 +30,8 @@ struct List: ParsableCommand {
             for n in notes { Terminal.out(n.path) }
         } else {
             for n in notes {
-                Terminal.out(Terminal.bold(n.note.title) + "  " + Terminal.dim(Terminal.date(n.modified) + "  " + n.path))
-                if !n.note.snippet.isEmpty { Terminal.out("    " + n.note.snippet) }
+                Terminal.out(Terminal.bold(n.title) + "  " + Terminal.dim(Terminal.date(n.modified) + "  " + n.path))
+                if !n.snippet.isEmpty { Terminal.out("    " + n.snippet) }
             }
         }
         if notes.isEmpty && (folder != nil || tag != nil) { throw ExitCode(1) }

@@ -17,7 +17,7 @@ struct Show: ParsableCommand {
         let found = try session.resolve(note)
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
         if json {
-            let targets = try session.catalog().linkTargets
+            let targets = try session.linkTargets()
             Terminal.json(NoteJSON(
                 path: found.path, id: found.note.id, title: found.note.title, tags: found.note.tags,
                 aliases: found.note.aliases, created: found.created, modified: found.modified,

@@ -1,0 +1,213 @@
+// The release benchmarks of DESIGN.md's performance budgets, each next to its reference measured
+// in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i` for search.
+// Every figure is a whole process, from spawn to exit, timed here; peak RSS comes from wait4.
+//
+//   swift run -c release --package-path Benchmarks sheaf-bench --notes 10000 [--sheaf PATH]
+//       [--runs 7] [--word running] [--work /tmp/sheaf-bench]
+//
+// Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
+// folder (`v<N>`, seed 1) and copied for each run, so the generated vault is never modified.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var notes = 10_000
+    var sheaf: String?
+    var runs = 7
+    var word = "running"
+    var work = "/tmp/sheaf-bench"
+
+    init(_ arguments: [String]) {
+        var i = 0
+        func value() -> String {
+            i += 1
+            guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--notes": notes = Int(value()) ?? notes
+            case "--sheaf": sheaf = value()
+            case "--runs": runs = max(1, Int(value()) ?? runs)
+            case "--word": word = value()
+            case "--work": work = value()
+            default: fail("unknown argument \(arguments[i])")
+            }
+            i += 1
+        }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sheaf-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+/// One finished process.
+struct Run {
+    let seconds: Double
+    let peakKB: Int
+    let status: Int32
+    let stdout: String
+}
+
+/// Spawns `executable` in `directory` and waits for it, with its wall time and peak RSS.
+func spawn(_ executable: String, _ arguments: [String], in directory: String) -> Run {
+    let outPath = NSTemporaryDirectory() + "sheaf-bench-\(getpid())-out"
+    defer { unlink(outPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    // The child starts in `directory` (this program is single-threaded, so chdir is safe here).
+    let previous = FileManager.default.currentDirectoryPath
+    guard chdir(directory) == 0 else { fail("cannot enter \(directory)") }
+    defer { _ = chdir(previous) }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+    guard rc == 0 else { fail("cannot start \(executable): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return Run(seconds: seconds, peakKB: usage.ru_maxrss, status: exitStatus, stdout: out)
+}
+
+/// Runs a command that must succeed.
+@discardableResult
+func must(_ executable: String, _ arguments: [String], in directory: String) -> Run {
+    let run = spawn(executable, arguments, in: directory)
+    guard run.status == 0 else { fail("\(executable) \(arguments.joined(separator: " ")) exited \(run.status)") }
+    return run
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func timed(_ runs: Int, _ body: () -> Run) -> (median: Double, peakKB: Int) {
+    var times: [Double] = []
+    var peak = 0
+    for _ in 0..<runs {
+        let run = body()
+        times.append(run.seconds)
+        peak = max(peak, run.peakKB)
+    }
+    return (median(times), peak)
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+}
+
+/// Bytes of every note below `root`, skipping dot-folders as Sheaf does.
+func notesBytes(_ root: String) -> Int {
+    var total = 0
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let path = enumerator?.nextObject() as? String {
+        if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            if (path as NSString).lastPathComponent.hasPrefix(".") { enumerator?.skipDescendants() }
+            continue
+        }
+        if path.hasSuffix(".md") { total += fileSize(root + "/" + path) }
+    }
+    return total
+}
+
+func format(_ seconds: Double) -> String {
+    seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+}
+
+// MARK: - The run
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let benchDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repository = benchDirectory.deletingLastPathComponent().path
+let generator = benchDirectory.appendingPathComponent("generate_vault.py").path
+let reference = benchDirectory.appendingPathComponent("fts_reference.py").path
+
+let sheaf: String
+if let given = options.sheaf {
+    sheaf = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
+} else {
+    FileHandle.standardError.write(Data("building sheaf (release)...\n".utf8))
+    must("swift", ["build", "-c", "release", "--product", "sheaf"], in: repository)
+    sheaf = repository + "/.build/release/sheaf"
+}
+
+try? FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
+let pristine = options.work + "/v\(options.notes)"
+if !FileManager.default.fileExists(atPath: pristine) {
+    FileHandle.standardError.write(Data("generating \(options.notes) notes in \(pristine)...\n".utf8))
+    must("python3", [generator, "--notes", String(options.notes), "--seed", "1", pristine], in: options.work)
+}
+let vault = options.work + "/work\(options.notes)"
+try? FileManager.default.removeItem(atPath: vault)
+must("cp", ["-a", pristine, vault], in: options.work)
+must(sheaf, ["init"], in: vault)
+let bytes = notesBytes(vault)
+
+FileHandle.standardError.write(Data("cold index...\n".utf8))
+let cold = must(sheaf, ["index"], in: vault)
+let indexPath = vault + "/.sheaf/index.sqlite"
+// The size counts the WAL too, whatever has not been checkpointed yet.
+let indexBytes = fileSize(indexPath) + fileSize(indexPath + "-wal")
+
+FileHandle.standardError.write(Data("reference FTS5 load...\n".utf8))
+let referenceDB = options.work + "/ref\(options.notes).sqlite"
+try? FileManager.default.removeItem(atPath: referenceDB)
+let referenceRun = must("python3", [reference, vault, referenceDB], in: options.work)
+let referenceJSON = (try? JSONSerialization.jsonObject(with: Data(referenceRun.stdout.utf8))) as? [String: Any]
+let referenceSeconds = referenceJSON?["seconds"] as? Double ?? referenceRun.seconds
+try? FileManager.default.removeItem(atPath: referenceDB)
+
+FileHandle.standardError.write(Data("no-change walk...\n".utf8))
+var walkInside: [Double] = []  // the scan's own figure ("... in 0.04 s"), without process start
+let walk = timed(options.runs) {
+    let run = must(sheaf, ["index"], in: vault)
+    if let range = run.stdout.range(of: #"in ([0-9.]+) s"#, options: .regularExpression) {
+        walkInside.append(Double(run.stdout[range].dropFirst(3).dropLast(2)) ?? 0)
+    }
+    return run
+}
+let version = timed(options.runs) { must(sheaf, ["--version"], in: vault) }
+
+FileHandle.standardError.write(Data("100 edits...\n".utf8))
+must("python3", [generator, "--edit", "100", "--seed", "7", vault], in: options.work)
+let incremental = must(sheaf, ["index"], in: vault)
+
+FileHandle.standardError.write(Data("search...\n".utf8))
+let search = timed(options.runs) { spawn(sheaf, ["search", options.word], in: vault) }
+let rg = timed(options.runs) { spawn("rg", ["-l", "-i", options.word], in: vault) }
+
+func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", a / b) }
+func verdict(_ value: Double, _ budget: Double) -> String {
+    value <= budget ? "met" : String(format: "**missed** (%.1fx)", value / budget)
+}
+let tenK = options.notes <= 10_000
+print("""
+    Vault: \(options.notes) notes, \(String(format: "%.1f", Double(bytes) / 1e6)) MB of notes; \(options.runs) runs per median; \
+    \(ProcessInfo.processInfo.activeProcessorCount) cores; load average at the end: \(String(format: "%.2f", loadAverage())).
+
+    | work | Sheaf | reference, same run | ratio | budget |
+    |---|---|---|---|---|
+    | cold index (`sheaf index` after `init`) | \(format(cold.seconds)), \(cold.peakKB / 1024) MB peak RSS | FTS5 bulk load: \(format(referenceSeconds)) | \(ratio(cold.seconds, referenceSeconds)) | \(tenK ? "< 1.5 s: " + verdict(cold.seconds, 1.5) : "< 15 s, < 300 MB: " + verdict(cold.seconds, 15) + (cold.peakKB / 1024 < 300 ? "" : ", RSS missed")) |
+    | no-change freshness walk (`sheaf index`, process) | \(format(walk.median)) (scan alone \(format(walkInside.isEmpty ? 0 : median(walkInside)))) | `sheaf --version` (process start): \(format(version.median)) | \(ratio(walk.median, version.median)) | \(tenK ? "< 20 ms: " + verdict(walk.median, 0.020) : "< 200 ms: " + verdict(walk.median, 0.200)) |
+    | incremental index after 100 edits (process) | \(format(incremental.seconds)) | - | - | - |
+    | `sheaf search \(options.word)` end to end | \(format(search.median)) | `rg -l -i \(options.word)`: \(format(rg.median)) | \(ratio(search.median, rg.median)) | \(tenK ? "< 35 ms: " + verdict(search.median, 0.035) : "< 250 ms without watch: " + verdict(search.median, 0.250)) |
+    | index size | \(String(format: "%.1f", Double(indexBytes) / 1e6)) MB | notes: \(String(format: "%.1f", Double(bytes) / 1e6)) MB | \(ratio(Double(indexBytes), Double(bytes))) | <= 1.2x: \(Double(indexBytes) <= 1.2 * Double(bytes) ? "met" : "**missed**") |
+    """)
+
+func loadAverage() -> Double {
+    var loads = [Double](repeating: 0, count: 3)
+    return getloadavg(&loads, 3) > 0 ? loads[0] : 0
+}

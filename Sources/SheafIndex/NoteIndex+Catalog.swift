@@ -1,0 +1,80 @@
+// The catalog tables read back for listings, tag counts, note-name lookups, backlinks and
+// warnings: what `ls`, `tags`, `show` and `backlinks` need, without reading or parsing a note.
+import Foundation
+import GRDB
+import SheafCore
+
+/// A note as the catalog holds it.
+public struct NoteSummary: Sendable {
+    public let path: String
+    public let title: String
+    public let id: String?
+    public let aliases: [String]
+    /// Front-matter tags, then inline tags, as the note's parse ordered them.
+    public let tags: [String]
+    /// Front-matter `created`/`date`, else the file's mtime.
+    public let created: Date
+    /// Front-matter `modified`/`updated`, else the file's mtime.
+    public let modified: Date
+    public let snippet: String
+    public let size: Int
+    public let mtimeNanoseconds: Int64
+    /// Why the note was read only in part (descriptions), empty when it was read whole.
+    public let warnings: [String]
+
+    public var handle: NoteHandle { NoteHandle(path: path, title: title, id: id, aliases: aliases) }
+}
+
+/// A link as the catalog holds it: enough to resolve it.
+public struct StoredLink: Sendable {
+    /// The path of the note holding the link.
+    public let notePath: String
+    public let kind: Link.Kind
+    public let target: String
+}
+
+extension NoteIndex {
+    /// Every note of the catalog, in no particular order.
+    public func summaries() throws(SheafError) -> [NoteSummary] {
+        try reading { db in
+            var tags: [Int64: [String]] = [:]
+            let tagRows = try Row.fetchCursor(db, sql: "SELECT note, tag FROM tags ORDER BY rowid")
+            while let row = try tagRows.next() { tags[row[0], default: []].append(row[1]) }
+            var notes: [NoteSummary] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT rowid, path, title, note_id, aliases, created, modified, snippet, size, mtime_ns, warnings FROM notes
+                """)
+            while let row = try rows.next() {
+                let aliases: String = row[4], warnings: String = row[10]
+                notes.append(NoteSummary(
+                    path: row[1], title: row[2], id: row[3],
+                    aliases: aliases.isEmpty ? [] : aliases.components(separatedBy: "\n"),
+                    tags: tags[row[0]] ?? [],
+                    created: Date(timeIntervalSince1970: row[5]), modified: Date(timeIntervalSince1970: row[6]),
+                    snippet: row[7], size: row[8], mtimeNanoseconds: row[9],
+                    warnings: warnings.isEmpty ? [] : warnings.components(separatedBy: "\n")))
+            }
+            return notes
+        }
+    }
+
+    /// Every file path the catalog knows: notes and other files.
+    public func allPaths() throws(SheafError) -> [String] {
+        try reading { db in try String.fetchAll(db, sql: "SELECT path FROM notes UNION ALL SELECT path FROM files") }
+    }
+
+    /// The links whose target key (file name, lower-cased, without a note extension) is `key`.
+    public func links(toKey key: String) throws(SheafError) -> [StoredLink] {
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT n.path, l.kind, l.target FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ?",
+                             arguments: [key]).compactMap { row in
+                Link.Kind(rawValue: row[1]).map { StoredLink(notePath: row[0], kind: $0, target: row[2]) }
+            }
+        }
+    }
+
+    func reading<T>(_ body: (Database) throws -> T) throws(SheafError) -> T {
+        do { return try pool.read(body) }
+        catch { throw SheafError("cannot read the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`") }
+    }
+}
