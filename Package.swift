@@ -3,6 +3,7 @@
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafKit -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
+//                                 -> SheafMedia -> CVips (libvips)
 //                                 -> SheafCore
 import PackageDescription
 
@@ -24,6 +25,11 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"])]
         ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(
             name: "SheafCore",
             dependencies: [.product(name: "Yams", package: "Yams")],
@@ -40,8 +46,13 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "SheafMedia",
+            dependencies: ["CVips", "SheafCore"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex"],
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafMedia"],
             exclude: ["README.md"]
         ),
         .target(
@@ -70,6 +81,10 @@ let package = Package(
         .testTarget(
             name: "SheafGitTests",
             dependencies: ["SheafGit"]
+        ),
+        .testTarget(
+            name: "SheafMediaTests",
+            dependencies: ["SheafMedia", "SheafCore"]
         ),
         .testTarget(
             name: "SheafCLITests",
