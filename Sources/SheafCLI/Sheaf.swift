@@ -18,6 +18,7 @@ public struct Sheaf: ParsableCommand {
         subcommands: [
             Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
+            Attach.self, Attachments.self, Thumb.self, GC.self,
         ]
     )
 

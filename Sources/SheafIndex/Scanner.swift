@@ -93,6 +93,7 @@ extension NoteIndex {
                 for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
                 try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count])
                 try Self.replaceFiles(db, otherFiles)
+                try Self.recordAttachments(db, otherFiles)  // media: AttachmentCatalog.swift
             }
             // Renamed notes keep their rowid; their FTS row is replaced because the path is indexed.
             for (rowid, item) in renames { try pool.write { db in try Self.store(db, item, replacing: rowid) } }

@@ -77,6 +77,7 @@ enum Schema {
                 );
                 """)
         }
+        AttachmentSchema.register(in: &migrator)  // "v2-attachments", AttachmentCatalog.swift
         return migrator
     }
 }

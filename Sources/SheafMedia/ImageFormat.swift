@@ -28,33 +28,21 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The format a file name promises, nil for names Sheaf does not thumbnail.
-    public init?(fileName: String) {
-        let dot = fileName.lastIndex(of: ".")
-        guard let dot else { return nil }
-        switch fileName[fileName.index(after: dot)...].lowercased() {
-        case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "gif": self = .gif
-        case "heic", "heif", "avif", "hif": self = .heif
-        case "tif", "tiff": self = .tiff
-        case "svg", "svgz": self = .svg
-        case "pdf": self = .pdf
-        default: return nil
-        }
-    }
-
     public var mediaType: String {
         switch self {
         case .jpeg: "image/jpeg"
         case .png: "image/png"
         case .webp: "image/webp"
         case .gif: "image/gif"
-        case .heif: "image/heif"
+        case .heif: "image/heic"
         case .tiff: "image/tiff"
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
         }
+    }
+
+    /// Whether a file of media type `type` (from its name) is expected to hold this format.
+    public func matches(mediaType type: String) -> Bool {
+        type == mediaType || (self == .heif && type == "image/avif")
     }
 }

@@ -75,9 +75,10 @@ import Testing
     }
 
     @Test func formatsByFileName() {
-        #expect(ImageFormat(fileName: "IMG_0001.JPG") == .jpeg)
-        #expect(ImageFormat(fileName: "a.b.heic") == .heif)
-        #expect(ImageFormat(fileName: "notes.txt") == nil)
-        #expect(ImageFormat(fileName: "README") == nil)
+        #expect(MediaType.of("Trips/IMG_0001.JPG") == "image/jpeg")
+        #expect(MediaType.isThumbnailed("a.b.heic"))
+        #expect(MediaType.isThumbnailed("paper.pdf"))
+        #expect(!MediaType.isThumbnailed("notes.txt"))
+        #expect(MediaType.of("README") == "application/octet-stream")
     }
 }
