@@ -82,13 +82,17 @@ let package = Package(
             name: "SheafGitTests",
             dependencies: ["SheafGit"]
         ),
+        .target(
+            name: "MediaFixtures",
+            path: "Tests/MediaFixtures"
+        ),
         .testTarget(
             name: "SheafMediaTests",
-            dependencies: ["SheafMedia", "SheafCore"]
+            dependencies: ["SheafMedia", "SheafCore", "MediaFixtures"]
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "sheaf"]
+            dependencies: ["SheafCore", "sheaf", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

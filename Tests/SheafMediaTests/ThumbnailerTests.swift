@@ -1,4 +1,5 @@
 import Foundation
+import MediaFixtures
 import SheafCore
 import Testing
 @testable import SheafMedia
@@ -18,7 +19,7 @@ import Testing
         ("photo.jpg", ImageFormat.jpeg, 640, 480), ("photo.png", .png, 640, 480), ("photo.webp", .webp, 640, 480),
         ("photo.gif", .gif, 640, 480), ("photo.heic", .heif, 640, 480), ("photo.avif", .heif, 640, 480),
         ("photo.tif", .tiff, 640, 480), ("drawing.svg", .svg, 400, 300), ("paper.pdf", .pdf, 595, 842),
-        ("grey.png", .png, 640, 480), ("rotated.jpg", .jpeg, 480, 640),
+        ("grey.png", .png, 640, 480), ("rotated.jpg", .jpeg, 480, 640), ("phone.jpg", .jpeg, 3000, 4000),
     ])
     func everyFormatGivesAThumbnailOnTheLongEdge(_ name: String, _ format: ImageFormat, _ width: Int, _ height: Int) throws {
         let out = output(name)

@@ -1,17 +1,18 @@
-// Test images made at run time: raster formats with the `vips` command (libvips-tools, installed
-// by scripts/setup), SVG and PDF written by hand, and the broken files written byte by byte.
+// Test images made at run time, shared by the media and CLI tests: raster formats with the `vips`
+// command (libvips-tools, installed by scripts/setup), SVG and PDF written by hand, and the broken
+// files written byte by byte.
 import Foundation
 
-enum Fixtures {
+public enum Fixtures {
     /// A folder of every fixture, made once per test process.
-    static let folder: String = {
+    public static let folder: String = {
         let dir = NSTemporaryDirectory() + "sheaf-media-fixtures-\(getpid())"
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         make(in: dir)
         return dir
     }()
 
-    static func path(_ name: String) -> String { folder + "/" + name }
+    public static func path(_ name: String) -> String { folder + "/" + name }
 
     static func make(in dir: String) {
         // A 640 x 480 colour gradient, the source of every raster format.
@@ -32,6 +33,15 @@ enum Fixtures {
         // Orientation 6: stored 640 x 480, shown 480 x 640.
         let jpeg = try! Data(contentsOf: URL(fileURLWithPath: "\(dir)/photo.jpg"))
         write(jpeg.prefix(2) + exifOrientation(6) + jpeg.dropFirst(2), "\(dir)/rotated.jpg")
+        // A phone photo: 4000 x 3000 (12 megapixels), smooth like a real picture, orientation 6.
+        vips("xyz", "\(dir)/big-xy.v", "4000", "3000")
+        vips("linear", "\(dir)/big-xy.v", "\(dir)/big-rg.v", "0.05", "20", "--uchar")
+        vips("bandjoin_const", "\(dir)/big-rg.v", "\(dir)/big-rgb3.v", "90")
+        vips("copy", "\(dir)/big-rgb3.v", "\(dir)/big-rgb.v", "--interpretation", "srgb")
+        vips("copy", "\(dir)/big-rgb.v", "\(dir)/big.jpg")
+        let big = try! Data(contentsOf: URL(fileURLWithPath: "\(dir)/big.jpg"))
+        write(big.prefix(2) + exifOrientation(6) + big.dropFirst(2), "\(dir)/phone.jpg")
+        for v in ["big-xy", "big-rg", "big-rgb3", "big-rgb"] { try? FileManager.default.removeItem(atPath: "\(dir)/\(v).v") }
         write(Data(svg.utf8), "\(dir)/drawing.svg")
         write(pdf(), "\(dir)/paper.pdf")
         write(hugePNG(), "\(dir)/huge.png")
@@ -39,7 +49,7 @@ enum Fixtures {
         write(Data("just some text, not a picture\n".utf8), "\(dir)/text.jpg")
     }
 
-    static func vips(_ arguments: String...) {
+    public static func vips(_ arguments: String...) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["vips"] + arguments
@@ -49,7 +59,7 @@ enum Fixtures {
         precondition(p.terminationStatus == 0, "vips \(arguments.joined(separator: " ")) failed; run scripts/setup")
     }
 
-    static func write(_ data: Data, _ path: String) { try! data.write(to: URL(fileURLWithPath: path)) }
+    public static func write(_ data: Data, _ path: String) { try! data.write(to: URL(fileURLWithPath: path)) }
 
     static let svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">
@@ -58,7 +68,7 @@ enum Fixtures {
         """
 
     /// An APP1 segment holding EXIF with only an orientation tag (big-endian TIFF).
-    static func exifOrientation(_ value: UInt8) -> Data {
+    public static func exifOrientation(_ value: UInt8) -> Data {
         let tiff: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8,  // header, first IFD at 8
                              0, 1,                                  // one entry
                              0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, value, 0, 0,  // orientation, SHORT, 1
