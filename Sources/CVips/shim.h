@@ -3,6 +3,15 @@
 #ifndef SHEAF_CVIPS_SHIM_H
 #define SHEAF_CVIPS_SHIM_H
 #include <vips/vips.h>
+#include <malloc.h>
+
+/// Large buffers (a progressive JPEG's coefficients, a PNG's rows) come from mmap and go back to
+/// the system when freed. glibc otherwise raises its mmap threshold after the first such free and
+/// keeps later ones in its heaps, so peak memory grows with every large image of a run.
+static inline void sheaf_vips_return_large_buffers(void) {
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    mallopt(M_ARENA_MAX, 4);
+}
 
 /// Ignores libvips' own warnings ("VIPS-WARNING **: ..."): Sheaf reports failures itself.
 static void sheaf_vips_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {

@@ -39,43 +39,88 @@ extension VaultSession {
         var report = ThumbnailReport()
         guard !todo.isEmpty else { return report }
         try store.createFolder()
-        let results = ConcurrentSlots<(ThumbnailOutcome, Bool)>(count: todo.count)
         let vault = self.vault, thumbnailer = self.thumbnailer
-        let work = todo
+        // First every file's hash and header (cheap), so the thumbnails can go largest first:
+        // a large image left for the end would finish the run on one core.
+        let looked = ConcurrentSlots<Look>(count: todo.count)
+        let records = todo
+        DispatchQueue.concurrentPerform(iterations: records.count) { i in
+            looked.set(i, Self.look(at: records[i], vault: vault, store: store, thumbnailer: thumbnailer))
+        }
+        let looks = looked.values
+        let work = looks.filter { $0.info != nil && $0.thumbnail == nil }
+            .sorted { $0.info!.width * $0.info!.height > $1.info!.width * $1.info!.height }
+        let made = ConcurrentSlots<Look>(count: work.count)
+        // Large images are decoded alone (the Thumbnailer makes sure of it, see largeImagePixels):
+        // do them first, one after the other, so none waits for a small one to let go of a core.
+        let alone = work.prefix { $0.info!.width * $0.info!.height > Thumbnailer.largeImagePixels }.count
+        for i in 0..<alone {
+            made.set(i, Self.thumbnail(work[i], vault: vault, store: store, thumbnailer: thumbnailer))
+            progress?(made.increment(), work.count)
+        }
         // concurrentPerform runs at most one iteration per core: one decoded image per core.
-        DispatchQueue.concurrentPerform(iterations: work.count) { i in
-            results.set(i, Self.thumbnail(work[i], vault: vault, store: store, thumbnailer: thumbnailer))
-            progress?(results.increment(), work.count)
+        DispatchQueue.concurrentPerform(iterations: work.count - alone) { j in
+            let i = alone + j
+            made.set(i, Self.thumbnail(work[i], vault: vault, store: store, thumbnailer: thumbnailer))
+            progress?(made.increment(), work.count)
         }
-        let outcomes = results.values
-        try index.record(outcomes.map(\.0))
-        for (outcome, reused) in outcomes {
-            if let error = outcome.error { report.failed.append(VaultWarning(path: outcome.path, message: error)) }
-            else if reused { report.reused += 1 }
-            else { report.made += 1 }
-        }
+        let done = looks.filter { $0.info == nil || $0.thumbnail != nil } + made.values
+        try index.record(done.map(\.outcome))
+        report.failed = done.compactMap { look in look.error.map { VaultWarning(path: look.record.path, message: $0) } }
+        report.made = made.values.filter { $0.error == nil }.count
+        report.reused = done.count - report.made - report.failed.count
         return report
     }
 
-    /// One attachment: its hash, then its thumbnail unless that content already has one.
-    /// Returns the outcome and whether an existing thumbnail was reused.
-    static func thumbnail(_ record: AttachmentRecord, vault: Vault, store: ThumbnailStore,
-                          thumbnailer: Thumbnailer) -> (ThumbnailOutcome, Bool) {
-        let file = vault.absolute(record.path)
+    /// What is known of one attachment: its hash, header and thumbnail, or why it has none.
+    struct Look: Sendable {
+        let record: AttachmentRecord
         var hash: String?
-        do {
-            let digest = try ContentDigest.ofFile(file)
-            hash = digest
-            let output = store.path(hash: digest, size: thumbnailer.longEdge)
-            let reused = FileManager.default.fileExists(atPath: output)
-            let info = reused ? try thumbnailer.probe(file) : try thumbnailer.thumbnail(of: file, to: output)
-            let type = info.format.matches(mediaType: record.type) ? nil : info.format.mediaType
-            return (ThumbnailOutcome(record: record, hash: digest, type: type, width: info.width, height: info.height,
-                                     thumbnail: VaultPath.fileName(output), error: nil), reused)
-        } catch {
-            let message = [error.what, error.cause].compactMap { $0 }.joined(separator: ": ")
-            return (ThumbnailOutcome(record: record, hash: hash, type: nil, width: nil, height: nil,
-                                     thumbnail: nil, error: message), false)
+        var info: ImageInfo?
+        /// The thumbnail's file name, once it exists.
+        var thumbnail: String?
+        var error: String?
+
+        var outcome: ThumbnailOutcome {
+            let type = info.flatMap { $0.format.matches(mediaType: record.type) ? nil : $0.format.mediaType }
+            return ThumbnailOutcome(record: record, hash: hash, type: type, width: info?.width, height: info?.height,
+                                    thumbnail: thumbnail, error: error)
         }
+    }
+
+    /// Hashes an attachment and reads its header; notes the thumbnail if its content has one.
+    static func look(at record: AttachmentRecord, vault: Vault, store: ThumbnailStore, thumbnailer: Thumbnailer) -> Look {
+        let file = vault.absolute(record.path)
+        var look = Look(record: record)
+        do {
+            let hash = try ContentDigest.ofFile(file)
+            look.hash = hash
+            look.info = try thumbnailer.probe(file)
+            if FileManager.default.fileExists(atPath: store.path(hash: hash, size: thumbnailer.longEdge)) {
+                look.thumbnail = ThumbnailStore.fileName(hash: hash, size: thumbnailer.longEdge)
+            }
+        } catch {
+            look.error = message(error)
+        }
+        return look
+    }
+
+    /// Makes the thumbnail of an attachment whose header was read.
+    static func thumbnail(_ look: Look, vault: Vault, store: ThumbnailStore, thumbnailer: Thumbnailer) -> Look {
+        var result = look
+        guard let hash = look.hash else { return result }
+        do {
+            result.info = try thumbnailer.thumbnail(of: vault.absolute(look.record.path),
+                                                    to: store.path(hash: hash, size: thumbnailer.longEdge))
+            result.thumbnail = ThumbnailStore.fileName(hash: hash, size: thumbnailer.longEdge)
+        } catch {
+            result.info = nil
+            result.error = message(error)
+        }
+        return result
+    }
+
+    static func message(_ error: SheafError) -> String {
+        [error.what, error.cause].compactMap { $0 }.joined(separator: ": ")
     }
 }

@@ -10,7 +10,9 @@ public struct ThumbnailStore: Sendable {
     public init(vault: Vault) { folder = vault.stateDirectory + "/thumbnails" }
 
     /// The file a thumbnail of content `hash` at `size` px lives in (absolute).
-    public func path(hash: String, size: Int) -> String { folder + "/\(hash)-\(size).jpg" }
+    public func path(hash: String, size: Int) -> String { folder + "/" + Self.fileName(hash: hash, size: size) }
+
+    public static func fileName(hash: String, size: Int) -> String { "\(hash)-\(size).jpg" }
 
     public func exists(hash: String, size: Int) -> Bool { FileManager.default.fileExists(atPath: path(hash: hash, size: size)) }
 

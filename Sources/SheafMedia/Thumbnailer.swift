@@ -4,6 +4,7 @@
 // decode straight at a reduced size), EXIF orientation applied, and saved as a small JPEG with
 // an atomic write. Truncated files fail (`fail_on`) rather than give a half-grey picture.
 import CVips
+import Glibc
 import SheafCore
 
 /// What the header of an image says, with the dimensions as displayed (EXIF orientation applied).
@@ -18,6 +19,21 @@ public struct Thumbnailer: Sendable {
     public static let maxPixels = 100_000_000
     /// ...or a side longer than this.
     public static let maxSide = 30_000
+
+    /// An image over this many pixels is decoded alone in the process: a progressive JPEG keeps
+    /// all its coefficients in memory (about 6 bytes a pixel, 107 MB for 18 megapixels), and any
+    /// image decoded beside it would add its own buffers to that peak. Smaller ones run in parallel.
+    public static let largeImagePixels = 12_000_000
+    nonisolated(unsafe) static let decoding: UnsafeMutablePointer<pthread_rwlock_t> = {
+        // Writer-preferring: a large image waiting for its turn stops new small ones from starting,
+        // else it would wait until every small image was done and end the run on one core.
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        pthread_rwlock_init(lock, &attributes)
+        return lock
+    }()
 
     /// The longest edge of a thumbnail, in pixels.
     public let longEdge: Int
@@ -40,6 +56,17 @@ public struct Thumbnailer: Sendable {
     public func thumbnail(of path: String, to output: String) throws(SheafError) -> ImageInfo {
         let source = try Self.open(path)
         let info = try Self.header(source, path)
+        let alone = info.width * info.height > Self.largeImagePixels
+        if alone {
+            pthread_rwlock_wrlock(Self.decoding)
+            vips_concurrency_set(Int32(sysconf(Int32(_SC_NPROCESSORS_ONLN))))  // the other cores are free
+        } else {
+            pthread_rwlock_rdlock(Self.decoding)
+        }
+        defer {
+            if alone { vips_concurrency_set(1) }
+            pthread_rwlock_unlock(Self.decoding)
+        }
         var raw: UnsafeMutablePointer<VipsImage>?
         guard sheaf_vips_thumbnail(source.pointer, &raw, Int32(longEdge)) == 0, let raw else {
             throw Self.failure("cannot make a thumbnail: the image is damaged or truncated", path)

@@ -10,6 +10,7 @@ enum Vips {
     static let startFailure: String? = {
         guard vips_init("sheaf") == 0 else { return takeError() ?? "vips_init failed" }
         sheaf_vips_silence_warnings()
+        sheaf_vips_return_large_buffers()
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)
