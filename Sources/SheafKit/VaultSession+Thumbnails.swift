@@ -28,7 +28,14 @@ extension VaultSession {
     /// The index is brought up to date first, so files written since the last scan count.
     public func makeThumbnails(forPaths paths: [String]? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ThumbnailReport {
-        let (index, _) = try freshIndex()
+        try makeThumbnails(in: try freshIndex().0, forPaths: paths, progress: progress)
+    }
+
+    /// The same with an index the caller has just scanned, for a command that holds
+    /// `.sheaf/lock` itself (a pull): `freshIndex()` would find the lock taken and skip its scan,
+    /// so files the pull wrote would not be recorded yet.
+    public func makeThumbnails(in index: NoteIndex, forPaths paths: [String]? = nil,
+                               progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ThumbnailReport {
         let store = thumbnailStore
         let exists: (String) -> Bool = { FileManager.default.fileExists(atPath: store.folder + "/" + $0) }
         var todo = try index.attachmentsNeedingThumbnails(thumbnailExists: exists)

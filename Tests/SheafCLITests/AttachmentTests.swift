@@ -136,6 +136,20 @@ import Testing
         #expect(kept.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 
+    @Test func indexMakesThumbnailsOfNewAndChangedAttachmentsOnlyAndARenameReusesOne() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let first = CLI.run(["index"], in: vault)
+        #expect(first.status == 0 && first.stdout.contains("thumbnails: 5 made, 0 reused, 0 failed"), "\(first.stdout)")
+        #expect(!CLI.run(["index"], in: vault).stdout.contains("thumbnails:"))
+        try FileManager.default.moveItem(atPath: vault + "/Trips/Lisbon/tram-28.png", toPath: vault + "/Trips/tram.png")
+        try FileManager.default.copyItem(atPath: Fixtures.path("photo.tif"), toPath: vault + "/Trips/scan.tif")
+        let again = CLI.run(["index"], in: vault)
+        #expect(again.stdout.contains("thumbnails: 1 made, 1 reused, 0 failed"), "\(again.stdout)")
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: vault + "/.sheaf/thumbnails")
+        #expect(thumbnails.count == 6 && thumbnails.allSatisfy { $0.hasSuffix("-256.jpg") })
+    }
+
     @Test func attachRefusesFoldersAndMissingFilesBeforeChangingAnything() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
