@@ -156,13 +156,14 @@ extension VaultSession {
 
     /// Copies a file into a vault folder under a free name (`photo.jpg`, `photo 2.jpg`, ...),
     /// through a temporary file and a hard link, which fails rather than replace a file that
-    /// appeared meanwhile.
+    /// appeared meanwhile. A symlink is copied as the file it points to, under its own name.
     func copy(_ source: String, into folder: String) throws(SheafError) -> String {
         let name = VaultPath.fileName(source)
+        let contents = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
         let ext = VaultPath.fileExtension(name)
         let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
         let temp = vault.absolute(VaultPath.join(folder, ".sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
-        do { try FileManager.default.copyItem(atPath: source, toPath: temp) }
+        do { try FileManager.default.copyItem(atPath: contents, toPath: temp) }
         catch { throw SheafError("cannot copy", path: source, cause: error.localizedDescription) }
         defer { unlink(temp) }
         var n = 1

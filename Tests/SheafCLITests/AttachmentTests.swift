@@ -150,6 +150,16 @@ import Testing
         #expect(thumbnails.count == 6 && thumbnails.allSatisfy { $0.hasSuffix("-256.jpg") })
     }
 
+    @Test func aSymlinkIsAttachedAsTheFileItPointsToUnderItsOwnName() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        try FileManager.default.createSymbolicLink(atPath: temp.path + "/latest.jpg", withDestinationPath: Fixtures.path("photo.jpg"))
+        #expect(CLI.run(["attach", "Tram 28", temp.path + "/latest.jpg"], in: vault).status == 0)
+        let copied = vault + "/Trips/Lisbon/latest.jpg"
+        #expect((try FileManager.default.attributesOfItem(atPath: copied)[.type] as? FileAttributeType) == .typeRegular)
+        #expect(FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: Fixtures.path("photo.jpg")))
+    }
+
     @Test func attachRefusesFoldersAndMissingFilesBeforeChangingAnything() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
