@@ -63,3 +63,14 @@ enum ByteCount {
         return String(format: "%.1f GB", Double(bytes) / 1e9)
     }
 }
+
+/// Makes the thumbnails of new and changed attachments, with a progress bar on a terminal.
+func makeThumbnailsWithProgress(_ session: VaultSession) throws {
+    let bar = ProgressBar.callback("thumbnails")
+    let report = try session.makeThumbnails(progress: bar?.0)
+    bar?.1.finish()
+    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    if report.made + report.reused + report.failed.count > 0 {
+        Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
+    }
+}

@@ -24,17 +24,6 @@ struct Index: ParsableCommand {
         Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
                             report.scanned, report.added, report.changed, report.removed, report.renamed,
                             report.warnings.count, report.seconds))
-        try makeThumbnails(session)
-    }
-}
-
-/// Makes the thumbnails of new and changed attachments, with a progress bar on a terminal.
-func makeThumbnails(_ session: VaultSession) throws {
-    let bar = ProgressBar.callback("thumbnails")
-    let report = try session.makeThumbnails(progress: bar?.0)
-    bar?.1.finish()
-    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
-    if report.made + report.reused + report.failed.count > 0 {
-        Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
+        try makeThumbnailsWithProgress(session)  // Attach.swift
     }
 }
