@@ -3,6 +3,7 @@
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
+//                                 -> SheafMedia -> CVips (libvips)
 //                                 -> SheafCore
 import PackageDescription
 
@@ -23,6 +24,11 @@ let package = Package(
             name: "CGit2",
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
         ),
         .target(
             name: "SheafCore",
@@ -45,8 +51,13 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "SheafMedia",
+            dependencies: ["CVips", "SheafCore"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync"],
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync", "SheafMedia"],
             exclude: ["README.md"]
         ),
         .target(
@@ -84,9 +95,17 @@ let package = Package(
             name: "SheafGitTests",
             dependencies: ["SheafGit"]
         ),
+        .target(
+            name: "MediaFixtures",
+            path: "Tests/MediaFixtures"
+        ),
+        .testTarget(
+            name: "SheafMediaTests",
+            dependencies: ["SheafMedia", "SheafCore", "MediaFixtures"]
+        ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "TestSupport", "sheaf"]
+            dependencies: ["SheafCore", "TestSupport", "sheaf", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -37,7 +37,7 @@ public enum LinkRewriter {
         return changed ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    static func wikiTarget(written: String, newPath: String, after: LinkTargets) -> String {
+    public static func wikiTarget(written: String, newPath: String, after: LinkTargets) -> String {
         let keepsExtension = !VaultPath.isNote(newPath) || VaultPath.isNote(written)
         let pathForm = keepsExtension ? newPath : VaultPath.withoutNoteExtension(newPath)
         if written.contains("/") { return pathForm }
@@ -57,7 +57,7 @@ public enum LinkRewriter {
     }
 
     /// Encodes the characters that end or break a markdown link target; other letters stay.
-    static func percentEncoded(_ path: String) -> String {
+    public static func percentEncoded(_ path: String) -> String {
         var out = ""
         for scalar in path.unicodeScalars {
             switch scalar {

@@ -186,6 +186,7 @@ extension NoteIndex {
             for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
             try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count])
             try Self.replaceFiles(db, otherFiles)
+            try Self.recordAttachments(db, otherFiles)  // media: AttachmentCatalog.swift
             if rebuildReason != nil { try clearRebuildMark(db) }
         }
         if report.rebuilt != nil {

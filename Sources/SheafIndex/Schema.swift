@@ -105,6 +105,7 @@ enum Schema {
                 INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
                 """)
         }
+        AttachmentSchema.register(in: &migrator)  // "v2-attachments", AttachmentCatalog.swift
         return migrator
     }
 }

@@ -24,5 +24,6 @@ struct Index: ParsableCommand {
         Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
                             report.scanned, report.added, report.changed, report.removed, report.renamed,
                             report.warnings.count, report.seconds))
+        try makeThumbnailsWithProgress(session)  // Attach.swift
     }
 }

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafKit
+
+struct Attach: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy files beside a note, embed them in it and make their thumbnails.",
+        discussion: "Each file is copied into the note's folder (a name already taken gets a number: photo 2.jpg) and embedded at the end of the note as ![[name]], or ![](name) when the note's links are mostly markdown links.")
+
+    @Argument(help: "The note.") var note: String
+    @Argument(help: "Files to attach.") var files: [String]
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let report = try session.attach(files, to: try session.resolve(note),
+                                        from: FileManager.default.currentDirectoryPath)
+        for f in report.files { Terminal.out("\(f.path): embedded in \(report.note) as \(f.embed)") }
+        for w in report.thumbnails.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    }
+}
+
+struct Thumb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the thumbnail path of attachments, making the thumbnails that are missing.",
+        discussion: "Thumbnails are JPEGs of 256 px on the long edge in .sheaf/thumbnails/, named by the attachment's content; they are a cache and never committed.")
+
+    @Argument(help: "Attachments (paths relative to the working folder or the vault root).") var paths: [String]
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        var failed = false
+        for path in paths {
+            do { Terminal.out(try session.thumbnail(of: path)) }
+            catch { Terminal.err(error.description); failed = true }
+        }
+        if failed { throw ExitCode(2) }
+    }
+}
+
+struct GC: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Delete thumbnails that no attachment uses any more.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let removed = try session.collectThumbnailGarbage()
+        Terminal.out("removed \(removed.files) thumbnails (\(ByteCount.text(removed.bytes)))")
+    }
+}
+
+/// Sizes for people: 900 B, 12.3 KB, 4.5 MB.
+enum ByteCount {
+    static func text(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return String(format: "%.1f KB", Double(bytes) / 1e3) }
+        if bytes < 1_000_000_000 { return String(format: "%.1f MB", Double(bytes) / 1e6) }
+        return String(format: "%.1f GB", Double(bytes) / 1e9)
+    }
+}
+
+/// Makes the thumbnails of new and changed attachments, with a progress bar on a terminal.
+func makeThumbnailsWithProgress(_ session: VaultSession) throws {
+    let bar = ProgressBar.callback("thumbnails")
+    let report = try session.makeThumbnails(progress: bar?.0)
+    bar?.1.finish()
+    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    if report.made + report.reused + report.failed.count > 0 {
+        Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
+    }
+}

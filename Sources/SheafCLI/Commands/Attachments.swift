@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafIndex
+import SheafKit
+
+struct Attachments: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List attachments: path, type, size, dimensions, thumbnail and the notes that link to each.",
+        discussion: "Every file in the vault that is not a note is an attachment. This command records new files but makes no thumbnails (sheaf index, attach and thumb do). Exits 1 when --orphans finds none.")
+
+    @Flag(help: "Only attachments no note links to.") var orphans = false
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let list = try session.attachments(orphansOnly: orphans)
+        try reportWarnings(session)
+        if json {
+            Terminal.json(AttachmentListJSON(attachments: list.map(AttachmentJSON.init)))
+        } else {
+            for a in list { Terminal.out(Self.line(a)) }
+        }
+        if list.isEmpty && orphans { throw ExitCode(1) }
+    }
+
+    static func line(_ a: Attachment) -> String {
+        let r = a.record
+        var parts = [Terminal.bold(r.path), r.type, ByteCount.text(r.size)]
+        if let w = r.width, let h = r.height { parts.append("\(w)x\(h)") }
+        switch r.state {
+        case .ready: parts.append("thumbnail " + (a.thumbnail ?? "missing (sheaf thumb makes it)"))
+        case .pending: parts.append("thumbnail not made yet")
+        case .failed: parts.append("no thumbnail: " + (r.error ?? "unknown error"))
+        case .none: break
+        }
+        parts.append(a.linkedFrom.isEmpty ? Terminal.dim("linked from no note") : "linked from " + a.linkedFrom.joined(separator: ", "))
+        return parts.joined(separator: "  ")
+    }
+}
+
+struct AttachmentJSON: Encodable {
+    let path: String
+    let type: String
+    let size: Int
+    let width: Int?
+    let height: Int?
+    let hash: String?
+    /// pending, ready, failed or none (not a format Sheaf thumbnails).
+    let thumbnailState: String
+    /// Absolute path of the thumbnail, null when there is none.
+    let thumbnail: String?
+    let error: String?
+    let linkedFrom: [String]
+
+    init(_ a: Attachment) {
+        let r = a.record
+        path = r.path; type = r.type; size = r.size; width = r.width; height = r.height; hash = r.hash
+        thumbnailState = r.state.rawValue; thumbnail = a.thumbnail; error = r.error; linkedFrom = a.linkedFrom
+    }
+}
+
+struct AttachmentListJSON: Encodable {
+    let version = jsonVersion
+    let attachments: [AttachmentJSON]
+}
