@@ -24,6 +24,8 @@ public struct SyncRun: Sendable {
     public var remote: String
     /// Whether an interrupted earlier update was completed first.
     public var resumed = false
+    /// Thumbnails made for the attachments the pull brought.
+    public var thumbnails: ThumbnailReport?
 }
 
 extension VaultSession {
@@ -85,8 +87,11 @@ extension VaultSession {
                 throw SheafError("sync failed", path: vault.root, cause: "\(error)")
             }
             if let pull = run.pull, pull.kind == .merged || pull.kind == .fastForward {
+                // The index learns the pulled files (the scan only reads files whose identity
+                // changed), then the pulled attachments get their thumbnails.
                 invalidate()
-                _ = try? freshIndex()
+                let changed = pull.outcomes.flatMap { [$0.path] + ($0.conflictFile.map { [$0] } ?? []) }
+                run.thumbnails = try? makeThumbnails(forPaths: changed)
             }
             return run
         }

@@ -157,4 +157,27 @@ import Testing
         CLI.run(["commit"], in: r[0])
         #expect(CLI.run(["status"], in: r[0]).stdout.contains("1 commit to push to origin"))
     }
+
+    @Test func pulledAttachmentsGetThumbnailsAndNoThumbnailIsCommitted() throws {
+        let r = Replicas(2)
+        let photo = r.temp.path + "/harbour.png"
+        try FileManager.default.copyItem(atPath: r[0] + "/Trips/Lisbon/tram-28.png", toPath: photo)
+        let attached = CLI.run(["attach", note, photo], in: r[0])
+        #expect(attached.status == 0, "\(attached.stderr)")
+        #expect(r.sync(0).status == 0)
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        // Same bytes as tram-28.png, whose thumbnail the clone made: content-addressed, so reused.
+        #expect(pulled.stdout.contains("thumbnails: 0 made, 1 reused"))
+        let listing = CLI.run(["attachments", "--json"], in: r[1]).stdout
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any])
+        let entries = try #require(json["attachments"] as? [[String: Any]])
+        let harbour = try #require(entries.first { ($0["path"] as? String) == "Trips/Lisbon/harbour.png" })
+        let thumbnail = try #require(harbour["thumbnail"] as? String)
+        #expect(thumbnail.hasPrefix(r[1] + "/.sheaf/thumbnails/") && FileManager.default.fileExists(atPath: thumbnail))
+        for i in 0..<2 {
+            #expect(!r.git(i, ["ls-files"]).stdout.contains(".sheaf"))
+        }
+        #expect(!Replicas.git(["--git-dir", r.bare, "ls-tree", "-r", "--name-only", "main"], in: r.temp.path).stdout.contains("thumbnails"))
+    }
 }

@@ -104,6 +104,9 @@ enum SyncOutput {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
             if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
+            if let t = run.thumbnails, t.made + t.reused + t.failed.count > 0 {
+                Terminal.out("thumbnails: \(t.made) made, \(t.reused) reused" + (t.failed.isEmpty ? "" : ", \(t.failed.count) failed"))
+            }
             if let push = run.push {
                 Terminal.out(push.pushed == 0 ? "nothing to push" : "pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to \(run.remote)")
             }
