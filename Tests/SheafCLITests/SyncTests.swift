@@ -2,6 +2,7 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 
 @Suite struct SyncTests {
     let note = "Trips/Lisbon/Budget.md"
@@ -179,5 +180,48 @@ import Testing
             #expect(!r.git(i, ["ls-files"]).stdout.contains(".sheaf"))
         }
         #expect(!Replicas.git(["--git-dir", r.bare, "ls-tree", "-r", "--name-only", "main"], in: r.temp.path).stdout.contains("thumbnails"))
+    }
+}
+
+@Suite struct SyncFaultTests {
+    /// kill -9 at random moments of `sync`, then run it again: every edit is present, the
+    /// repository is consistent, no note holds a conflict marker.
+    @Test func killedSyncsLoseNothing() throws {
+        let r = Replicas(2)
+        var rng = SeededRandom(seed: 75)
+        var expected: [(Int, String, String)] = []
+        let notes = ["Trips/Lisbon/Budget.md", "Trips/Lisbon/Restaurants.md", "Inbox/Welcome.md"]
+        for round in 0..<8 {
+            for i in 0..<2 {
+                let path = notes[(round + i) % notes.count]
+                let line = "round \(round) on r\(i)"
+                r.edit(i, path) { $0 + "\n" + line + "\n" }
+                r.write(i, "Inbox/r\(i) round \(round).md", "# \(line)\n")
+                expected.append((i, path, line))
+            }
+            r.sync(0)
+            let env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": r[1], "LANG": "C.UTF-8", "TZ": "UTC"]
+            let pid = try #require(Spawn.start(CLI.binary, ["sync", "-q"], in: r[1], environment: env))
+            usleep(UInt32.random(in: 0...150_000, using: &rng))
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(pid)
+            let again = r.sync(1)
+            #expect(again.status == 0 || again.status == 1, "round \(round): \(again.stderr)")
+        }
+        r.syncAll()
+        #expect(r.identical(0, 1))
+        for (_, path, line) in expected {
+            let inNoteOrConflict = r.tracked(1).contains { key, data in
+                (key == path || key.hasPrefix(String(path.dropLast(3)) + ".conflict-"))
+                    && String(decoding: data, as: UTF8.self).contains(line)
+            }
+            #expect(inNoteOrConflict, "lost: \(line) in \(path)")
+        }
+        for i in 0..<2 {
+            #expect(Replicas.git(["fsck", "--no-progress"], in: r[i]).status == 0)
+            for (key, data) in r.tracked(i) where key.hasSuffix(".md") {
+                #expect(!hasConflictMarkers(String(decoding: data, as: UTF8.self)), "\(key)")
+            }
+        }
     }
 }
