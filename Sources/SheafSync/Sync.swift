@@ -28,6 +28,8 @@ public struct PullReport: Sendable {
     public var outcomes: [PathOutcome] = []
     /// Files an editor changed while the pull wrote them: the edit was kept and merged in.
     public var keptLocalEdits: [String] = []
+    /// Paths of the remote's commit not written here because they were unsafe (see WorkTreeUpdate).
+    public var refused: [String] = []
     public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
 }
 
@@ -95,7 +97,8 @@ public struct Syncer {
             guard let local else {
                 let result = try wrap { try update.run(from: nil, to: theirs) }
                 return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
-                                  outcomes: try outcomes(from: nil, to: theirs), keptLocalEdits: result.keptLocalEdits)
+                                  outcomes: try outcomes(from: nil, to: theirs), keptLocalEdits: result.keptLocalEdits,
+                                  refused: result.refused)
             }
             if try repository.isAncestor(theirs, of: local) {
                 return PullReport(kind: .upToDate, remoteCommit: theirs, head: local)
@@ -104,7 +107,7 @@ public struct Syncer {
                 let outcomes = try outcomes(from: local, to: theirs)
                 let result = try wrap { try update.run(from: local, to: theirs) }
                 return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs, outcomes: outcomes,
-                                  keptLocalEdits: result.keptLocalEdits)
+                                  keptLocalEdits: result.keptLocalEdits, refused: result.refused)
             }
             let details = try repository.commitDetails(theirs)
             let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
@@ -114,7 +117,7 @@ public struct Syncer {
                                                      fallbackName: device)
             let result = try wrap { try update.run(from: local, to: commit) }
             return PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes,
-                              keptLocalEdits: result.keptLocalEdits)
+                              keptLocalEdits: result.keptLocalEdits, refused: result.refused)
         }
     }
 

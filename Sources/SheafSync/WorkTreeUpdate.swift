@@ -22,6 +22,9 @@ public struct WorkTreeUpdate {
     public struct Result: Sendable {
         public var written: [String] = []
         public var keptLocalEdits: [String] = []
+        /// Paths of the commit not written because they are unsafe here (a `.git` component,
+        /// `..`, or a folder on the way that is a symlink): a remote is not trusted.
+        public var refused: [String] = []
     }
 
     /// Moves the work tree, `.git/index` and the current branch from `from` (nil: unborn) to `to`.
@@ -61,6 +64,7 @@ public struct WorkTreeUpdate {
         for change in changes where change.kind == .deleted || change.kind == .renamed {
             guard let old = change.oldFile else { continue }
             let path = change.kind == .renamed ? change.oldPath : change.path
+            guard isSafe(path) else { result.refused.append(path); continue }
             let full = workTree + "/" + path
             guard let bytes = read(full) else { continue }
             if try Repository.blobID(of: bytes) == old.blob {
@@ -73,6 +77,7 @@ public struct WorkTreeUpdate {
         for change in changes where change.kind != .deleted {
             guard let new = change.newFile else { continue }
             let path = change.path
+            guard isSafe(path) else { result.refused.append(path); continue }
             let full = workTree + "/" + path
             let target = try repository.blobBytes(new.blob)
             let expected = change.kind == .modified ? change.oldFile : nil
@@ -93,6 +98,23 @@ public struct WorkTreeUpdate {
         }
         try repository.resetIndex(toCommit: to, refreshing: result.written)
         return result
+    }
+
+    /// Whether writing `path` stays inside the work tree and out of `.git`: no empty, `.` or `..`
+    /// component, no `.git` (in any case), and no folder on the way that is a symlink.
+    func isSafe(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return false }
+        for part in parts where part.isEmpty || part == "." || part == ".." || part.lowercased() == ".git" {
+            return false
+        }
+        var folder = workTree
+        for part in parts.dropLast() {
+            folder += "/" + part
+            var info = stat()
+            if lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK { return false }
+        }
+        return true
     }
 
     private func read(_ full: String) -> [UInt8]? {

@@ -77,3 +77,32 @@ import Testing
         #expect(try f.repo.workTreeChanges().isEmpty)
     }
 }
+
+@Suite struct UntrustedTreeTests {
+    /// A folder of the work tree that is a symlink leading out of the vault, and a remote commit
+    /// with a file "inside" it: the update must not write through the link (git refuses too).
+    @Test func aPullNeverWritesThroughASymlinkedFolder() throws {
+        let f = try WorkTreeUpdateTests.Fixture()
+        defer { f.cleanUp() }
+        let outside = NSTemporaryDirectory() + "sheaf-outside-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createSymbolicLink(atPath: f.root + "/escape", withDestinationPath: outside)
+        let payload = try f.repo.createBlob(Array("pwned\n".utf8))
+        let tree = try f.repo.tree(applying: [.put(path: "escape/x.md", blob: payload, mode: 0o100644)], toCommit: f.c1)
+        let evil = try f.repo.createCommit(tree: tree, parents: [f.c1], message: "evil", fallbackName: "test")
+        let result = try WorkTreeUpdate(repository: f.repo, workTree: f.root, journal: f.journal).run(from: f.c1, to: evil)
+        #expect(!FileManager.default.fileExists(atPath: outside + "/x.md"))
+        #expect(result.refused == ["escape/x.md"])
+    }
+
+    @Test func pathsIntoDotGitAreRefused() throws {
+        let f = try WorkTreeUpdateTests.Fixture()
+        defer { f.cleanUp() }
+        let update = WorkTreeUpdate(repository: f.repo, workTree: f.root, journal: f.journal)
+        for bad in [".git/hooks/post-commit", "a/.GIT/config", "../x.md", "a/../../x.md", "/etc/x", "a//b.md", "./a.md"] {
+            #expect(!update.isSafe(bad), "\(bad)")
+        }
+        #expect(update.isSafe("Trips/Lisbon/Budget.md") && update.isSafe(".obsidian/app.json"))
+    }
+}

@@ -124,6 +124,9 @@ enum SyncOutput {
             Terminal.out("\(pull.kind == .merged ? "merged" : "fast-forwarded") \(n) path\(n == 1 ? "" : "s") from \(remote)"
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : ""))
         }
+        for path in pull.refused {
+            Terminal.err("sheaf: not written, unsafe path from the remote (inside .git, or through a symlinked folder): \(path)")
+        }
         for path in pull.keptLocalEdits {
             Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")
         }
