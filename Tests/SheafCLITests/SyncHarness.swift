@@ -65,8 +65,19 @@ final class Replicas {
         tracked(a) == tracked(b)
     }
 
+    /// The files git would track (what `info/exclude` lists aside, such as `.trash/` and the
+    /// temporary files of an interrupted atomic write).
     func tracked(_ i: Int) -> [String: Data] {
-        CLI.snapshot(vaults[i]).filter { !$0.key.hasPrefix(".trash") && !$0.key.hasPrefix(".obsidian/workspace") }
+        CLI.snapshot(vaults[i]).filter { key, _ in
+            !key.hasPrefix(".trash") && !key.hasPrefix(".obsidian/workspace")
+                && !(key as NSString).lastPathComponent.hasPrefix(".sheaf-tmp-")
+        }
+    }
+
+    /// The paths whose bytes differ between two replicas.
+    func differences(_ a: Int, _ b: Int) -> [String] {
+        let (x, y) = (tracked(a), tracked(b))
+        return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
     }
 
     /// Runs git in a replica with an identity.

@@ -209,7 +209,7 @@ import TestSupport
             #expect(again.status == 0 || again.status == 1, "round \(round): \(again.stderr)")
         }
         r.syncAll()
-        #expect(r.identical(0, 1))
+        #expect(r.identical(0, 1), "differ: \(r.differences(0, 1))")
         for (_, path, line) in expected {
             let inNoteOrConflict = r.tracked(1).contains { key, data in
                 (key == path || key.hasPrefix(String(path.dropLast(3)) + ".conflict-"))
