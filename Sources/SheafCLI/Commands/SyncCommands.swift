@@ -36,6 +36,16 @@ struct RemoteOptions: ParsableArguments {
     @Flag(help: "Merge a remote whose history shares nothing with this vault's.") var allowUnrelated = false
     @Flag(help: "Print JSON.") var json = false
 
+    /// Opens the vault, runs one of pull, push or sync with a progress bar, and reports.
+    func run(_ global: GlobalOptions, label: String,
+             _ action: (VaultSession, SyncOptions) throws -> SyncRun) throws {
+        let session = try global.open()
+        let (options, bar) = self.options(progressLabel: label)
+        let run = try action(session, options)
+        bar?.finish()
+        try SyncOutput.report(run, json: json)
+    }
+
     func options(progressLabel: String) -> (SyncOptions, ProgressBar?) {
         var options = SyncOptions()
         options.remote = remote
@@ -55,11 +65,7 @@ struct Pull: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let session = try global.open()
-        let (options, bar) = remote.options(progressLabel: "fetching")
-        let run = try session.pull(options)
-        bar?.finish()
-        try SyncOutput.report(run, json: remote.json)
+        try remote.run(global, label: "fetching") { try $0.pull($1) }
     }
 }
 
@@ -71,11 +77,7 @@ struct Push: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let session = try global.open()
-        let (options, bar) = remote.options(progressLabel: "pushing")
-        let run = try session.push(options)
-        bar?.finish()
-        try SyncOutput.report(run, json: remote.json)
+        try remote.run(global, label: "pushing") { try $0.push($1) }
     }
 }
 
@@ -88,11 +90,7 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let session = try global.open()
-        let (options, bar) = remote.options(progressLabel: "syncing")
-        let run = try session.sync(options)
-        bar?.finish()
-        try SyncOutput.report(run, json: remote.json)
+        try remote.run(global, label: "syncing") { try $0.sync($1) }
     }
 }
 
