@@ -18,7 +18,7 @@ public struct Sheaf: ParsableCommand {
         subcommands: [
             Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
-            Status.self, Commit.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
+            Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
             Attach.self, Attachments.self, Thumb.self, GC.self,
         ]

@@ -14,6 +14,10 @@ public struct RemoveReport: Sendable {
 
 extension VaultSession {
     public func remove(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
+        try withWriterLock { () throws(SheafError) in try removeLocked(note) }
+    }
+
+    private func removeLocked(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
         let catalog = try catalog()
         let targets = catalog.linkTargets
         let linkedFrom = catalog.notes.filter { other in

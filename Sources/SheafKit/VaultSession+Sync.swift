@@ -41,6 +41,8 @@ extension VaultSession {
         }
         heldLock = lock
         defer { heldLock = nil }
+        // A git process killed earlier (a sync under kill -9) may have left `.git/index.lock`.
+        _ = try repository()?.removeStaleLocks()
         return try body()
     }
 

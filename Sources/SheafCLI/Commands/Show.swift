@@ -8,13 +8,19 @@ struct Show: ParsableCommand {
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
 
-    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix.") var note: String
+    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix; NOTE@REV for an earlier version.") var note: String
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let found = try session.resolve(note)
+        let found: CatalogNote
+        switch Result(catching: { () throws(SheafError) in try session.resolve(note) }) {
+        case .success(let note): found = note
+        case .failure(let error):
+            if error.what == NoteLookup.noMatch, try showEarlierVersion(session) { return }
+            throw error
+        }
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
         if json {
             let targets = try session.linkTargets()
@@ -32,6 +38,26 @@ struct Show: ParsableCommand {
         }
         if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# " + found.path)) }
         FileHandle.standardOutput.write(data)
+    }
+
+    /// Prints NOTE@REV when the argument is one (the part after the last `@` names a commit);
+    /// false when it is not.
+    private func showEarlierVersion(_ session: VaultSession) throws -> Bool {
+        guard let at = note.lastIndex(of: "@") else { return false }
+        let (name, revision) = (String(note[..<at]), String(note[note.index(after: at)...]))
+        guard !name.isEmpty, !revision.isEmpty else { return false }
+        guard session.isRevision(revision) else {
+            // The note is known and the revision is not: say that, not "no note matches".
+            if (try? session.history(of: name, limit: 1)) != nil { _ = try session.commit(forRevision: revision) }
+            return false
+        }
+        if json {
+            throw SheafError("--json shows the current note only", path: note, hint: "drop --json to print the earlier version")
+        }
+        let version = try session.version(of: name, at: revision)
+        if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# \(version.path) at \(version.commit.prefix(7))")) }
+        FileHandle.standardOutput.write(Data(version.bytes))
+        return true
     }
 }
 

@@ -1,0 +1,76 @@
+// log and restore: thin commands over SheafKit's history (git history is the trash).
+// `show NOTE@REV` lives with `show` in Show.swift.
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafKit
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the vault's commits, or the commits that changed one note.",
+        discussion: "A note's log follows its renames and includes deleted notes: name one by the path it had. Each line: short commit id, date, author, what happened to the note, the commit's summary, and the note's path then when it differs. `sheaf show NOTE@ID` prints a version; `sheaf restore NOTE --at ID` brings it back.")
+
+    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.") var note: String?
+    @Option(help: "Show at most N commits.") var limit: Int?
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let history = try global.open().history(of: note, limit: limit)
+        if json {
+            Terminal.json(LogJSON(path: history.path, exists: note == nil ? nil : history.exists, commits: history.entries.map {
+                .init(id: $0.commit.id, time: $0.commit.time, author: $0.commit.authorName, summary: $0.commit.summary,
+                      kind: $0.kind?.rawValue, path: $0.path, oldPath: $0.oldPath)
+            }))
+            return
+        }
+        for entry in history.entries {
+            var line = "\(entry.commit.id.prefix(7))  \(Terminal.date(entry.commit.time))  \(entry.commit.authorName)  "
+            if let kind = entry.kind { line += kind.rawValue + "  " }
+            line += entry.commit.summary
+            if let old = entry.oldPath, let path = entry.path {
+                line += "  [\(old) -> \(path)]"
+            } else if let path = entry.path, path != history.path {
+                line += "  [\(path)]"
+            }
+            Terminal.out(line)
+        }
+    }
+}
+
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring back an earlier version of a note, or a deleted note.",
+        discussion: "Without --at: the last committed version; for a deleted note the one before the deletion, for an existing note the one of the last commit (undoing the edits since). The version goes to the note's path, or for a deleted note to the path it had. Nothing is committed: the next commit or sync records it.")
+
+    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.") var note: String
+    @Option(help: "The revision: a commit id or prefix (see `sheaf log NOTE`), HEAD~N, a branch.") var at: String?
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let report = try global.open().restore(note, at: at)
+        var line = "restored \(report.path) from \(report.version.commit.prefix(7))"
+        if report.version.path != report.path { line += " (then \(report.version.path))" }
+        Terminal.out(line)
+    }
+}
+
+struct LogJSON: Encodable {
+    let version = jsonVersion
+    let path: String?
+    let exists: Bool?
+    let commits: [Entry]
+    struct Entry: Encodable {
+        let id: String
+        let time: Date
+        let author: String
+        let summary: String
+        let kind: String?
+        let path: String?
+        let oldPath: String?
+    }
+}

@@ -1,0 +1,185 @@
+// `sheaf log`, `sheaf show NOTE@REV` and `sheaf restore`: git history is the trash. A name is
+// looked up as a note (or another file) in the vault first; a name that matches nothing there is
+// taken as a vault path, so deleted notes can be named by the path they had. Restoring writes the
+// file back and commits nothing: the next commit or sync records it.
+import Foundation
+import SheafCore
+import SheafGit
+
+/// One line of `sheaf log`.
+public struct HistoryEntry: Sendable, Equatable {
+    public let commit: CommitDetails
+    /// What the commit did to the note; nil in the vault's log.
+    public let kind: PathChange.Kind?
+    /// The note's path at the commit (the new path of a rename, the old path of a deletion).
+    public let path: String?
+    /// The path before a rename.
+    public let oldPath: String?
+}
+
+/// `sheaf log [NOTE]`.
+public struct History: Sendable {
+    /// The note's path now, or the path a deleted note had; nil for the vault's log.
+    public let path: String?
+    /// Whether the note exists in the vault now.
+    public let exists: Bool
+    public let entries: [HistoryEntry]
+}
+
+/// A note as it was at a commit.
+public struct NoteVersion: Sendable {
+    public let bytes: [UInt8]
+    /// The path it had at that commit.
+    public let path: String
+    public let commit: String
+}
+
+/// What `sheaf restore` wrote.
+public struct RestoreReport: Sendable {
+    /// Where the version was written.
+    public let path: String
+    public let version: NoteVersion
+    /// Whether the file was absent before (a deleted note brought back).
+    public let recreated: Bool
+}
+
+/// What a history command names: an existing file (its path now) and the path to follow from HEAD.
+struct HistoryTarget {
+    let current: String?
+    let committed: String
+}
+
+extension VaultSession {
+    /// The vault's first-parent log (`name` nil), or the commits that changed one note, following
+    /// renames; newest first, at most `limit`.
+    public func history(of name: String?, limit: Int? = nil) throws(SheafError) -> History {
+        guard let name else {
+            let commits = try gitStep("cannot read the history") { (repo) throws(GitError) in try repo.firstParentLog(limit: limit) }
+            return History(path: nil, exists: false,
+                           entries: commits.map { HistoryEntry(commit: $0, kind: nil, path: nil, oldPath: nil) })
+        }
+        let target = try historyTarget(name)
+        let changes = try gitStep("cannot read the history") { (repo) throws(GitError) in
+            try repo.pathHistory(target.committed, limit: limit)
+        }
+        if changes.isEmpty {
+            throw SheafError("no commit holds this note yet", path: target.current ?? target.committed,
+                             hint: "`sheaf commit` records it")
+        }
+        return History(path: target.current ?? target.committed, exists: target.current != nil,
+                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: $0.kind, path: $0.path, oldPath: $0.oldPath) })
+    }
+
+    /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).
+    public func isRevision(_ revision: String) -> Bool {
+        guard !revision.isEmpty, let repo = try? repository() else { return false }
+        return (try? repo.resolveCommit(revision)) != nil
+    }
+
+    /// The note `name` names as it was at `revision`, at the path it had then.
+    public func version(of name: String, at revision: String) throws(SheafError) -> NoteVersion {
+        try version(of: historyTarget(name), at: revision)
+    }
+
+    private func version(of target: HistoryTarget, at revision: String) throws(SheafError) -> NoteVersion {
+        let commit = try commit(forRevision: revision)
+        let found = try gitStep("cannot read the history") { (repo) throws(GitError) -> NoteVersion? in
+            let then = try repo.trackedPath(target.committed, at: commit) ?? target.committed
+            guard let file = try repo.file(at: then, inCommit: commit) else { return nil }
+            return NoteVersion(bytes: try repo.blobBytes(file.blob), path: then, commit: commit)
+        }
+        guard let found else {
+            throw SheafError("the note did not exist at this revision", path: "\(target.current ?? target.committed)@\(revision)",
+                             hint: "`sheaf log NOTE` lists the commits that changed it")
+        }
+        return found
+    }
+
+    /// Writes an earlier version of a note back: the one at `revision`, else the last one history
+    /// holds (for a deleted note the version before the deletion; for an existing one the version
+    /// at HEAD, undoing uncommitted edits). It goes to the note's path now, or for a deleted note
+    /// to the path it had. Nothing is committed.
+    public func restore(_ name: String, at revision: String?) throws(SheafError) -> RestoreReport {
+        try withWriterLock { () throws(SheafError) -> RestoreReport in
+            let target = try historyTarget(name)
+            let version: NoteVersion
+            if let revision { version = try self.version(of: target, at: revision) } else { version = try lastVersion(of: target) }
+            let destination = target.current ?? version.path
+            let absolute = vault.absolute(destination)
+            let recreated = !FileManager.default.fileExists(atPath: absolute)
+            do {
+                try FileManager.default.createDirectory(atPath: vault.absolute(VaultPath.folder(destination)),
+                                                        withIntermediateDirectories: true)
+            } catch {
+                throw SheafError("cannot create folder", path: VaultPath.folder(destination), cause: error.localizedDescription)
+            }
+            try AtomicFile.write(version.bytes, to: absolute)
+            invalidate()
+            return RestoreReport(path: destination, version: version, recreated: recreated)
+        }
+    }
+
+    /// The newest version history holds: at HEAD, else the one before the commit that deleted it.
+    private func lastVersion(of target: HistoryTarget) throws(SheafError) -> NoteVersion {
+        let found = try gitStep("cannot read the history") { (repo) throws(GitError) -> NoteVersion? in
+            if let head = try repo.head()?.id, let file = try repo.file(at: target.committed, inCommit: head) {
+                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: target.committed, commit: head)
+            }
+            guard let last = try repo.pathHistory(target.committed, limit: 1).first,
+                  let parent = last.commit.parents.first else { return nil }
+            let before = last.kind == .deleted ? last.path : (last.oldPath ?? last.path)
+            guard let file = try repo.file(at: before, inCommit: parent) else { return nil }
+            return NoteVersion(bytes: try repo.blobBytes(file.blob), path: before, commit: parent)
+        }
+        guard let found else {
+            throw SheafError("no commit holds this note yet", path: target.current ?? target.committed,
+                             hint: "`sheaf commit` records a note; only committed versions can be restored")
+        }
+        return found
+    }
+
+    /// The commit a revision names, or an error saying how to name one.
+    public func commit(forRevision revision: String) throws(SheafError) -> String {
+        let id = revision.isEmpty ? nil : try gitStep("cannot read the revision") { (repo) throws(GitError) in
+            try repo.resolveCommit(revision)
+        }
+        guard let id else {
+            throw SheafError("unknown revision", path: revision, cause: "no commit, branch or tag has this name",
+                             hint: "`sheaf log NOTE` lists commit ids; HEAD~1 is the commit before the last")
+        }
+        return id
+    }
+
+    /// Looks `name` up as a note, then as a file in the vault, then as a path history knows.
+    func historyTarget(_ name: String) throws(SheafError) -> HistoryTarget {
+        var current: String?
+        do throws(SheafError) {
+            current = try resolve(name).path
+        } catch where error.what == NoteLookup.noMatch {
+            let path = vaultPath(forArgument: name)
+            var isDirectory: ObjCBool = false
+            if let path, FileManager.default.fileExists(atPath: vault.absolute(path), isDirectory: &isDirectory), !isDirectory.boolValue {
+                current = path
+            } else {
+                let candidates = path.map { VaultPath.isNote($0) ? [$0] : [$0, $0 + ".md"] } ?? []
+                for candidate in candidates {
+                    let known = try gitStep("cannot read the history") { (repo) throws(GitError) in
+                        try !repo.pathHistory(candidate, limit: 1).isEmpty
+                    }
+                    if known { return HistoryTarget(current: nil, committed: candidate) }
+                }
+                throw SheafError("no note has this name, now or in history", path: name,
+                                 cause: "no note matches it, and no commit holds a file at this path",
+                                 hint: "name a deleted note by the path it had (`sheaf log` lists the commits)")
+            }
+        }
+        let now = current!
+        // A note moved since the last commit is followed from the path HEAD has.
+        let committed = try gitStep("cannot read the history") { (repo) throws(GitError) -> String in
+            guard let head = try repo.head()?.id, try repo.file(at: now, inCommit: head) == nil else { return now }
+            let moved = try repo.workTreeChanges().first { $0.kind == .renamed && $0.path == now }
+            return moved?.oldPath ?? now
+        }
+        return HistoryTarget(current: now, committed: committed)
+    }
+}
