@@ -128,6 +128,10 @@ enum SyncOutput {
         for path in pull.keptLocalEdits {
             Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")
         }
+        let arrived = pull.outcomes.filter { $0.kind == .added && ConflictName.isConflict($0.path) }.count
+        if arrived > 0 {
+            Terminal.err("sheaf: \(arrived) conflict file\(arrived == 1 ? "" : "s") from another device arrived; `sheaf conflicts` lists them")
+        }
         if pull.conflicts > 0 {
             Terminal.err("sheaf: edits overlapped: each note keeps your side, its conflict file the remote's")
             Terminal.err("  hint: `sheaf conflicts` lists them; `sheaf resolve NOTE --keep local|remote|both` settles one")
