@@ -12,6 +12,8 @@
 //    `generate_vault.py --edit 100 --seed K` in A and `sheaf sync` there (neither timed; A plays the
 //    other device), then times `sheaf pull` in B against `git pull -q --no-rebase` in D, which pull
 //    the same commit.
+// 3. The pieces, with nothing to do: process start, the commit-first step, the freshness walk, an
+//    up-to-date pull and sync, and git's status, add and fetch on the same vault.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -115,13 +117,31 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
     let headD = must("git", ["rev-parse", "HEAD"], in: d).stdout
     let lastIndex = must(sheaf, ["index"], in: b).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
+    // The pieces, with nothing to do in B and D: process start, the commit every sync command makes
+    // first (staging walks the work tree), the index's freshness walk, an up-to-date pull and sync.
+    log("pieces, nothing to do...")
+    let pieces: [(String, String, [String], String)] = [
+        ("`sheaf --version` (process start)", sheaf, ["--version"], b),
+        ("`sheaf commit`, nothing to commit", sheaf, ["commit"], b),
+        ("`sheaf index`, nothing changed", sheaf, ["index"], b),
+        ("`sheaf pull`, up to date", sheaf, ["pull"], b),
+        ("`sheaf sync`, nothing to do", sheaf, ["sync"], b),
+        ("`git status --porcelain`", "git", ["status", "--porcelain"], d),
+        ("`git add -A`, nothing to add", "git", ["add", "-A"], d),
+        ("`git fetch -q`, up to date", "git", ["fetch", "-q"], d),
+    ]
+    let pieceRows = pieces.map { name, executable, arguments, directory -> String in
+        let t = timed(options.runs) { must(executable, arguments, in: directory) }
+        return "| \(name) | \(format(t.median)) | \(t.peakKB / 1024) MB |"
+    }
+
     func ms(_ values: [Double]) -> String {
         let sorted = values.sorted()
         return "\(format(median(values))) (\(format(sorted.first ?? 0))-\(format(sorted.last ?? 0)))"
     }
     func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", a / b) }
     func verdict(_ value: Double, _ budget: Double) -> String {
-        value <= budget ? String(format: "met (%.2fx of it)", value / budget) : String(format: "**missed** (%.1fx)", value / budget)
+        value <= budget ? String(format: "met (%.2fx of it)", value / budget) : String(format: "**missed** (%.2fx)", value / budget)
     }
     let tenK = options.notes <= 10_000
     let syncBudget = tenK ? 0.150 : 0.400, pullBudget = tenK ? 0.300 : 0.600
@@ -142,5 +162,9 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
         B at A's commit: \(headA == headB && sameB ? "yes" : "**no**"), D at A's commit: \(headA == headD ? "yes" : "**no**"); \
         last sync said "\(lastSyncOutput.split(separator: "\n").joined(separator: "; "))"; \
         last pull said "\(pulledPaths.last ?? "")".
+
+        | piece, nothing to do (B, D) | median | peak RSS |
+        |---|---|---|
+        \(pieceRows.joined(separator: "\n"))
         """)
 }
