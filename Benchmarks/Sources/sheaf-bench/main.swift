@@ -1,9 +1,10 @@
 // The release benchmarks of DESIGN.md's performance budgets, each next to its reference measured
-// in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i` for search.
+// in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i` for search,
+// git's own CLI for sync and pull (`sheaf-bench sync`, SyncBench.swift).
 // Every figure is a whole process, from spawn to exit, timed here; peak RSS comes from wait4.
 //
-//   swift run -c release --package-path Benchmarks sheaf-bench --notes 10000 [--sheaf PATH]
-//       [--runs 7] [--word running] [--work /tmp/sheaf-bench]
+//   swift run -c release --package-path Benchmarks sheaf-bench [sync] --notes 10000 [--sheaf PATH]
+//       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
 // Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
 // folder (`v<N>`, seed 1) and copied for each run, so the generated vault is never modified.
@@ -13,7 +14,11 @@ import Glibc
 #endif
 
 struct Options {
+    /// "index" (index, walk, search) or "sync" (sync and pull against git's CLI).
+    var mode = "index"
     var notes = 10_000
+    /// A vault generated earlier with `--notes N --seed 1`, copied instead of DIR/v<N>.
+    var vault: String?
     var sheaf: String?
     var runs = 7
     var word = "running"
@@ -21,6 +26,7 @@ struct Options {
 
     init(_ arguments: [String]) {
         var i = 0
+        if arguments.first == "sync" || arguments.first == "index" { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -33,6 +39,7 @@ struct Options {
             case "--runs": runs = max(1, Int(value()) ?? runs)
             case "--word": word = value()
             case "--work": work = value()
+            case "--vault": vault = value()
             default: fail("unknown argument \(arguments[i])")
             }
             i += 1
@@ -145,10 +152,15 @@ if let given = options.sheaf {
 }
 
 try? FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
-let pristine = options.work + "/v\(options.notes)"
+let pristine = options.vault.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+    ?? options.work + "/v\(options.notes)"
 if !FileManager.default.fileExists(atPath: pristine) {
     FileHandle.standardError.write(Data("generating \(options.notes) notes in \(pristine)...\n".utf8))
     must("python3", [generator, "--notes", String(options.notes), "--seed", "1", pristine], in: options.work)
+}
+if options.mode == "sync" {
+    runSyncBenchmark(options: options, sheaf: sheaf, pristine: pristine, generator: generator)
+    exit(0)
 }
 let vault = options.work + "/work\(options.notes)"
 try? FileManager.default.removeItem(atPath: vault)
