@@ -33,16 +33,32 @@ extension Repository {
     }
 
     /// Stages everything git would see in the work tree: new files (ignore rules respected),
-    /// edits and deletions.
-    public func stageAll() throws(GitError) {
+    /// edits and deletions. One status pass finds what changed (libgit2 trusts the index's
+    /// cached stats, as git does), and only those paths are staged; when nothing changed the
+    /// index file is not rewritten. Returns whether anything was staged.
+    @discardableResult
+    public func stageAll() throws(GitError) -> Bool {
+        let changes = try workTreeChanges()
+        guard !changes.isEmpty else { return false }
         try withIndex { (index) throws(GitError) in
-            var pattern = strdup("*")
-            defer { free(pattern) }
-            var paths = git_strarray(strings: &pattern, count: 1)
-            try check(git_index_add_all(index, &paths, GIT_INDEX_ADD_DEFAULT.rawValue, nil, nil),
-                      "git_index_add_all")
-            try check(git_index_update_all(index, &paths, nil, nil), "git_index_update_all")
+            for change in changes {
+                switch change.kind {
+                case .deleted:
+                    try Self.unstage(index, change.path)
+                case .renamed:
+                    if let old = change.oldPath { try Self.unstage(index, old) }
+                    try check(git_index_add_bypath(index, change.path), "git_index_add_bypath")
+                case .added, .edited:
+                    try check(git_index_add_bypath(index, change.path), "git_index_add_bypath")
+                }
+            }
         }
+        return true
+    }
+
+    private static func unstage(_ index: OpaquePointer, _ path: String) throws(GitError) {
+        let rc = git_index_remove_bypath(index, path)
+        if rc != GIT_ENOTFOUND.rawValue { try check(rc, "git_index_remove_bypath") }
     }
 
     /// The staged changes against HEAD's tree, with renames detected at git's default 50 %.

@@ -150,6 +150,21 @@ import TestSupport
         #expect(r.git(0, ["status", "--porcelain"]).stdout.isEmpty)
     }
 
+    /// Regression (benchmarks): staging walked the vault twice and rewrote `.git/index` even when
+    /// nothing had changed.
+    @Test func nothingToCommitLeavesTheGitIndexAlone() throws {
+        let r = Replicas(1, samples: false)
+        let before = try FileManager.default.attributesOfItem(atPath: r[0] + "/.git/index")[.modificationDate] as? Date
+        usleep(20_000)
+        #expect(CLI.run(["commit"], in: r[0]).stdout == "nothing to commit\n")
+        let after = try FileManager.default.attributesOfItem(atPath: r[0] + "/.git/index")[.modificationDate] as? Date
+        #expect(before == after)
+        r.write(0, "Other.md", "other\n")
+        CLI.sh("rm Start.md", in: r[0])
+        #expect(CLI.run(["commit"], in: r[0]).stdout.contains("1 added, 1 deleted"))
+        #expect(r.git(0, ["status", "--porcelain"]).stdout.isEmpty)
+    }
+
     @Test func statusShowsChangesAndCommitsToPush() {
         let r = Replicas(1, samples: false)
         r.write(0, "New.md", "new\n")
