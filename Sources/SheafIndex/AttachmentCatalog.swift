@@ -149,7 +149,7 @@ extension NoteIndex {
     }
 
     /// Links from notes whose target's file name is that of some attachment, as written; the
-    /// caller resolves them (Obsidian's rules) against `linkablePaths`.
+    /// caller resolves them (Obsidian's rules) against `allPaths`.
     public func linksToAttachments() throws(SheafError) -> [StoredLink] {
         try reading { db in
             try Row.fetchAll(db, sql: """
@@ -161,10 +161,6 @@ extension NoteIndex {
         }
     }
 
-    /// Every path a link can point at: notes and other files.
-    public func linkablePaths() throws(SheafError) -> [String] {
-        try reading { db in try String.fetchAll(db, sql: "SELECT path FROM notes UNION ALL SELECT path FROM files") }
-    }
 
     static func record(_ row: Row) -> AttachmentRecord {
         AttachmentRecord(path: row["path"], type: row["type"] ?? "application/octet-stream", size: row["size"],

@@ -39,7 +39,7 @@ extension VaultSession {
     public func attachments(orphansOnly: Bool = false) throws(SheafError) -> [Attachment] {
         let (index, _) = try freshIndex()
         let records = try index.attachments()
-        let targets = LinkTargets(paths: try index.linkablePaths())
+        let targets = LinkTargets(paths: try index.allPaths())
         var linkedFrom: [String: Set<String>] = [:]
         for link in try index.linksToAttachments() {
             let resolved = link.kind == .wiki || link.kind == .wikiEmbed
@@ -122,7 +122,7 @@ extension VaultSession {
         let wiki = Self.prefersWikiLinks(note.note.links)
         var attached: [AttachedFile] = []
         var copied: [String] = []
-        var targets = try catalog().linkTargets
+        var targets = LinkTargets(paths: try freshIndex().0.allPaths())
         for source in sources {
             let path: String
             if let inVault = vault.relative(source), VaultPath.folder(inVault) == folder {

@@ -26,8 +26,8 @@ public struct ResolveReport: Sendable {
 extension VaultSession {
     /// Every conflict file in the vault, sorted by path.
     public func conflicts() throws(SheafError) -> [ConflictEntry] {
-        try walker().files().files.filter { ConflictName.isConflict($0.path) }.map { file in
-            ConflictEntry(path: file.path, original: originalPath(ofConflict: file.path))
+        try freshIndex().0.allPaths().filter(ConflictName.isConflict).map { path in
+            ConflictEntry(path: path, original: originalPath(ofConflict: path))
         }.sorted { $0.path < $1.path }
     }
 
@@ -55,7 +55,7 @@ extension VaultSession {
         } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { $0.original == direct }) {
             original = direct
         } else {
-            let handles = try catalog().handles.filter { !ConflictName.isConflict($0.path) }
+            let handles = try freshIndex().0.summaries().map(\.handle).filter { !ConflictName.isConflict($0.path) }
             original = try NoteLookup.find(name, in: handles, workingFolder: workingFolder).path
         }
         let files = all.filter { $0.original == original }

@@ -66,7 +66,7 @@ import Testing
         let byTarget = Dictionary(uniqueKeysWithValues: links.map { ($0.target, $0.kind) })
         #expect(byTarget == ["pic.png": .wikiEmbed, "maps/Map one.pdf": .markdownEmbed])
         #expect(links.allSatisfy { $0.notePath == "trip.md" })
-        #expect(Set(try index.linkablePaths()) == ["trip.md", "pic.png", "maps/Map one.pdf"])
+        #expect(Set(try index.allPaths()) == ["trip.md", "pic.png", "maps/Map one.pdf"])
     }
 
     @Test func aV1IndexIsUpgradedAndRecordsAttachments() throws {
