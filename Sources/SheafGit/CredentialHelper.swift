@@ -97,7 +97,7 @@ enum KnownHosts {
                                                  attributes: [.posixPermissions: 0o700])
         let line = "\(label) \(type) \(key.base64EncodedString())\n"
         guard let handle = FileHandle(forWritingAtPath: file) ?? {
-            FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o644])
+            _ = FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o644])
             return FileHandle(forWritingAtPath: file)
         }() else { return false }
         defer { try? handle.close() }

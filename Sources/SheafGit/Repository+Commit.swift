@@ -7,7 +7,7 @@ extension Repository {
     @discardableResult
     public func commitIndex(message: String, fallbackName: String) throws(GitError) -> CommitInfo {
         var treeID = git_oid()
-        try withIndex { (index) throws(GitError) in
+        _ = try withIndex { (index) throws(GitError) in
             try check(git_index_write_tree(&treeID, index), "git_index_write_tree")
         }
         let parent = try head()?.id
