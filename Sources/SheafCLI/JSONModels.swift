@@ -109,6 +109,8 @@ struct SyncJSON: Encodable {
         let head: String?
         let paths: [PathOutcome]
         let keptLocalEdits: [String]
+        let refused: [RefusedPath]
+        let submodules: [String]
         let conflicts: Int
     }
 
@@ -122,7 +124,8 @@ struct SyncJSON: Encodable {
         committed = run.committed.map { CommitRefJSON(id: $0.id, summary: $0.summary) }
         resumed = run.resumed
         pull = run.pull.map { PullJSON(result: $0.kind.rawValue, remoteCommit: $0.remoteCommit, head: $0.head, paths: $0.outcomes,
-                                       keptLocalEdits: $0.keptLocalEdits, conflicts: $0.conflicts) }
+                                       keptLocalEdits: $0.keptLocalEdits, refused: $0.refused, submodules: $0.gitlinks,
+                                       conflicts: $0.conflicts) }
         push = run.push.map { PushJSON(pushed: $0.pushed, head: $0.head) }
     }
 }

@@ -48,6 +48,16 @@ public enum VaultPath {
         isNote(path) ? String(path.dropLast(fileExtension(path).count + 1)) : path
     }
 
+    /// `stem + suffix + "." + ext` cut to fit a file system's 255-byte name limit: the stem loses
+    /// characters from its end (never half a character), the suffix and extension stay whole.
+    /// The same inputs always give the same name.
+    public static func fittedName(stem: String, suffix: String, ext: String, maxBytes: Int = 255) -> String {
+        let tail = suffix + (ext.isEmpty ? "" : "." + ext)
+        var cut = Substring(stem)
+        while !cut.isEmpty && cut.utf8.count + tail.utf8.count > maxBytes { cut = cut.dropLast() }
+        return String(cut) + tail
+    }
+
     public static func join(_ folder: String, _ name: String) -> String {
         folder.isEmpty ? name : folder + "/" + name
     }

@@ -102,8 +102,8 @@ public struct VaultWalker {
             } else if type == S_IFLNK {
                 let full = absolute + "/" + name
                 guard let target = Self.realPath(full) else { continue }  // dangling
-                guard target == realRoot || target.hasPrefix(realRoot + "/") else {
-                    warnings.append(WalkWarning(path: path, message: "symlink leads outside the vault; skipped"))
+                guard VaultPathGuard.isReadableTarget(target, realRoot: realRoot) else {
+                    warnings.append(WalkWarning(path: path, message: "symlink leads outside the vault, or into .git, .sheaf or a hidden folder; skipped"))
                     continue
                 }
                 var targetInfo = stat()

@@ -36,9 +36,10 @@ extension Repository {
     /// edits and deletions. One status pass finds what changed (libgit2 trusts the index's
     /// cached stats, as git does), and only those paths are staged; when nothing changed the
     /// index file is not rewritten. Returns whether anything was staged.
+    /// `excluded` paths are never staged (the vault's own state, whatever ignore rules say).
     @discardableResult
-    public func stageAll() throws(GitError) -> Bool {
-        let changes = try workTreeChanges()
+    public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> Bool {
+        let changes = try workTreeChanges().filter { !excluded($0.path) && !($0.oldPath.map(excluded) ?? false) }
         guard !changes.isEmpty else { return false }
         try withIndex { (index) throws(GitError) in
             for change in changes {

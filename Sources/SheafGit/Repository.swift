@@ -120,7 +120,7 @@ public final class Repository {
     static func hex(_ oid: UnsafePointer<git_oid>) -> String {
         var buffer = [CChar](repeating: 0, count: Int(GIT_OID_HEXSZ) + 1)
         git_oid_tostr(&buffer, buffer.count, oid)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

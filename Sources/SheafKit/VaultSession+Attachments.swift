@@ -158,6 +158,7 @@ extension VaultSession {
     /// through a temporary file and a hard link, which fails rather than replace a file that
     /// appeared meanwhile. A symlink is copied as the file it points to, under its own name.
     func copy(_ source: String, into folder: String) throws(SheafError) -> String {
+        _ = try VaultPathGuard.requireFolder(folder, in: vault.root)  // never through a symlinked folder
         let name = VaultPath.fileName(source)
         let contents = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
         let ext = VaultPath.fileExtension(name)
@@ -168,7 +169,7 @@ extension VaultSession {
         defer { unlink(temp) }
         var n = 1
         while true {
-            let candidate = VaultPath.join(folder, n == 1 ? name : "\(stem) \(n)" + (ext.isEmpty ? "" : "." + ext))
+            let candidate = VaultPath.join(folder, n == 1 ? name : VaultPath.fittedName(stem: stem, suffix: " \(n)", ext: ext))
             if link(temp, vault.absolute(candidate)) == 0 { return candidate }
             guard errno == EEXIST else {
                 throw SheafError("cannot copy", path: candidate, cause: String(cString: strerror(errno)))

@@ -67,9 +67,16 @@ extension VaultSession {
 
     /// Settles the conflicts of a note. The change is committed by the next commit or sync.
     public func resolve(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
+        try withWriterLock { () throws(SheafError) in try resolveLocked(name, keep: keep) }
+    }
+
+    private func resolveLocked(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
         let (original, files) = try conflicts(of: name)
+        // `conflict-of` comes from synced content: the note it names must pass the guard.
+        let safeOriginal = try VaultPathGuard.require(original, in: vault.root, doing: "will not resolve into this path")
         var removed: [String] = []
         var kept: [(String, String)] = []
+        let writer = fileWriter()
         switch keep {
         case .local:
             break
@@ -77,21 +84,26 @@ extension VaultSession {
             // The newest conflict file (names sort by the remote commit's time) becomes the note.
             let newest = files.map(\.path).max()!
             let bytes = try readBytes(newest)
-            try AtomicFile.write(asOrdinary(bytes, path: newest, restoringIDOf: original), to: vault.absolute(original))
+            let current = try writer.read(safeOriginal)
+            try writer.replace(safeOriginal, base: current, with: asOrdinary(bytes, path: newest, restoringIDOf: original))
         case .both:
             for file in files {
                 let bytes = try readBytes(file.path)
-                let target = freeSibling(of: original, suffix: "conflict copy")
-                try AtomicFile.write(asOrdinary(bytes, path: file.path, restoringIDOf: nil), to: vault.absolute(target))
-                kept.append((file.path, target))
+                let target = try safePath(freeSibling(of: original, suffix: "conflict copy"))
+                try writer.create(target, asOrdinary(bytes, path: file.path, restoringIDOf: nil))
+                kept.append((file.path, target.path))
             }
         }
         for file in files {
-            guard unlink(vault.absolute(file.path)) == 0 else {
-                throw SheafError("cannot delete", path: file.path, cause: String(cString: strerror(errno)))
+            let path = try safePath(file.path)
+            let state = try writer.read(path)
+            guard try writer.remove(path, base: state) else {
+                throw SheafError("the conflict file changed while Sheaf resolved it; it was kept", path: file.path,
+                                 hint: "look at it again, then run the command again")
             }
             removed.append(file.path)
         }
+        try writer.finish()
         invalidate()
         return ResolveReport(original: original, removed: removed, kept: kept)
     }
@@ -116,10 +128,10 @@ extension VaultSession {
     }
 
     private func readBytes(_ path: String) throws(SheafError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: vault.absolute(path)) else {
-            throw SheafError("cannot read", path: path, cause: "the file vanished or is unreadable")
+        guard let bytes = try fileWriter().read(try safePath(path)).bytes else {
+            throw SheafError("cannot read", path: path, cause: "the file vanished")
         }
-        return Array(data)
+        return bytes
     }
 
     /// `Name (suffix).ext`, `Name (suffix 2).ext`, ... beside `path`, not yet taken.
@@ -128,7 +140,7 @@ extension VaultSession {
         var n = 1
         while true {
             let label = n == 1 ? suffix : "\(suffix) \(n)"
-            let candidate = VaultPath.join(folder, "\(stem) (\(label))" + (ext.isEmpty ? "" : "." + ext))
+            let candidate = VaultPath.join(folder, VaultPath.fittedName(stem: stem, suffix: " (\(label))", ext: ext))
             if !FileManager.default.fileExists(atPath: vault.absolute(candidate)) { return candidate }
             n += 1
         }

@@ -15,17 +15,20 @@ public struct TagEditReport: Sendable {
 extension VaultSession {
     /// Appends `text` to the end of a note, on a line of its own, in the note's line endings.
     public func append(_ text: String, to note: CatalogNote) throws(SheafError) {
-        let current = try editableText(of: note)
-        let document = NoteDocument(text: current)
-        let eol = document.lineEnding
+        let writer = fileWriter()
+        try editNote(note.path, with: writer) { current in Self.appending(text, to: current) }
+        try writer.finish()
+        invalidate()
+    }
+
+    static func appending(_ text: String, to current: String) -> String {
+        let eol = NoteDocument(text: current).lineEnding
         var addition = text.replacingOccurrences(of: "\r\n", with: "\n")
         if !addition.endsWithLineBreak { addition += "\n" }
         if eol == "\r\n" { addition = addition.replacingOccurrences(of: "\n", with: "\r\n") }
         var result = current
         if !result.isEmpty && !result.endsWithLineBreak { result += eol }
-        result += addition
-        try AtomicFile.write(result, to: vault.absolute(note.path))
-        invalidate()
+        return result + addition
     }
 
     public func addTags(_ tags: [String], to note: CatalogNote) throws(SheafError) -> TagEditReport {
@@ -42,18 +45,23 @@ extension VaultSession {
     }
 
     private func editTags(_ note: CatalogNote, _ tags: [String],
-                          _ change: (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
+                          _ change: @escaping (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
         let wanted = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
         guard !wanted.isEmpty else { throw SheafError("no tag given", hint: "sheaf tags add NOTE TAG...") }
-        let text = try editableText(of: note)
-        var editor: FrontMatterEditor
-        do { editor = try FrontMatterEditor(text: text) }
-        catch { throw SheafError("will not change this note", path: note.path, cause: error.description) }
-        let changed = change(&editor, wanted)
-        if !changed.isEmpty {
-            try AtomicFile.write(editor.text, to: vault.absolute(note.path))
-            invalidate()
+        let writer = fileWriter()
+        var firstChange: [String]?
+        // Made on the note as it is when written: an editor's save meanwhile is kept.
+        try editNote(note.path, with: writer) { (text) throws(SheafError) -> String? in
+            var editor: FrontMatterEditor
+            do { editor = try FrontMatterEditor(text: text) }
+            catch { throw SheafError("will not change this note", path: note.path, cause: "\(error)") }
+            let changed = change(&editor, wanted)
+            if firstChange == nil { firstChange = changed }
+            return changed.isEmpty ? nil : editor.text
         }
+        try writer.finish()
+        let changed = firstChange ?? []
+        if !changed.isEmpty { invalidate() }
         let changedKeys = Set(changed.map(Self.tagKey))
         let frontMatterKeys = Set(note.note.frontMatterTags.map(Self.tagKey))
         let inlineKeys = Set(note.note.tags.map(Self.tagKey)).subtracting(frontMatterKeys)

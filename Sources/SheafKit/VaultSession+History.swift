@@ -98,24 +98,24 @@ extension VaultSession {
     /// Writes an earlier version of a note back: the one at `revision`, else the last one history
     /// holds (for a deleted note the version before the deletion; for an existing one the version
     /// at HEAD, undoing uncommitted edits). It goes to the note's path now, or for a deleted note
-    /// to the path it had. Nothing is committed.
+    /// to the path it had. Uncommitted changes are committed first, so nothing is lost; the
+    /// restored version itself is not committed.
     public func restore(_ name: String, at revision: String?) throws(SheafError) -> RestoreReport {
         try withWriterLock { () throws(SheafError) -> RestoreReport in
             let target = try historyTarget(name)
             let version: NoteVersion
             if let revision { version = try self.version(of: target, at: revision) } else { version = try lastVersion(of: target) }
-            let destination = target.current ?? version.path
-            let absolute = vault.absolute(destination)
-            let recreated = !FileManager.default.fileExists(atPath: absolute)
-            do {
-                try FileManager.default.createDirectory(atPath: vault.absolute(VaultPath.folder(destination)),
-                                                        withIntermediateDirectories: true)
-            } catch {
-                throw SheafError("cannot create folder", path: VaultPath.folder(destination), cause: error.localizedDescription)
-            }
-            try AtomicFile.write(version.bytes, to: absolute)
+            let destination = try safePath(target.current ?? version.path)
+            // Uncommitted edits are recorded first (as `rm` does), so `log` shows them and a
+            // second `restore` brings them back: restoring never discards an edit.
+            try commitSnapshot()
+            let writer = fileWriter()
+            let current = try writer.read(destination)
+            let recreated = !current.exists
+            try writer.replace(destination, base: current, with: version.bytes)
+            try writer.finish()
             invalidate()
-            return RestoreReport(path: destination, version: version, recreated: recreated)
+            return RestoreReport(path: destination.path, version: version, recreated: recreated)
         }
     }
 

@@ -17,6 +17,11 @@ extension VaultSession {
             cachedIndex = (index, nil)
             return (index, nil)
         }
+        if heldLock == nil {
+            heldLock = lock
+            defer { heldLock = nil }
+            try completeInterruptedMove()  // links a killed `mv` left pointing nowhere
+        }
         let index = try NoteIndex(vault: vault, rebuild: rebuild)
         let report = try index.scan(vault: vault, walker: walker(), progress: progress)
         withExtendedLifetime(lock) {}

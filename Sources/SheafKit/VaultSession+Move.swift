@@ -45,6 +45,15 @@ extension VaultSession {
     }
 
     public func move(_ note: CatalogNote, to dest: String) throws(SheafError) -> MoveReport {
+        try withWriterLock { () throws(SheafError) in try moveLocked(note, to: dest) }
+    }
+
+    /// `.sheaf/move-journal`: `from`, `to`, then `moved` once the file is at `to`. Written before
+    /// the first change and removed after the last, so a killed `mv` is completed by the next
+    /// command (see `completeInterruptedMove`).
+    var moveJournal: String { vault.stateDirectory + "/move-journal" }
+
+    private func moveLocked(_ note: CatalogNote, to dest: String) throws(SheafError) -> MoveReport {
         let target = try destination(for: note, dest)
         let from = note.path
         guard target != from else { throw SheafError("the note is already there", path: target) }
@@ -54,55 +63,108 @@ extension VaultSession {
         if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || catalog.files.contains { $0.path.lowercased() == target.lowercased() }) {
             throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
         }
+        let safeFrom = try safePath(from)
+        let safeTarget = try safePath(target)
+        let writer = fileWriter()
+        try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)
 
-        let before = catalog.linkTargets
+        // The moved note's own relative links first, in place, then the rename (never over a file).
+        var rewritten: [String] = []
+        if try rewriteOwnLinks(from: from, to: target, paths: catalog.files.map(\.path), writer: writer) { rewritten.append(target) }
+        try writer.move(safeFrom, to: safeTarget)
+        try AtomicFile.write(from + "\n" + target + "\nmoved\n", to: moveJournal)
+        let (others, skipped) = try rewriteLinks(to: from, movedTo: target, catalog: catalog, writer: writer)
+        rewritten += others
+        try writer.finish()
+        removeEmptyFolders(above: from)
+        try stageMove(from: from, to: target)
+        try? fm.removeItem(atPath: moveJournal)
+        invalidate()
+        return MoveReport(from: from, to: target, rewritten: rewritten.sorted(), skipped: skipped)
+    }
+
+    /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
+    private func rewriteOwnLinks(from: String, to target: String, paths: [String], writer: VaultFileWriter) throws(SheafError) -> Bool {
+        var before = LinkTargets(paths: paths)
+        before.add(from)
         var after = before
         after.remove(from)
         after.add(target)
-        let moves = [from: target]
+        let outcome = try editNote(from, with: writer) { text in
+            var document = NoteDocument(text: text)
+            let note = Note(path: from, bytes: Array(text.utf8))
+            guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: from, newNotePath: target,
+                                                  moves: [from: target], before: before, after: after) else { return nil }
+            document.body = body
+            return document.rendered
+        }
+        return outcome != .unchanged
+    }
 
-        // Plan every rewrite before touching a file.
-        var writes: [(path: String, text: String)] = []
+    /// Rewrites the links of every other note that pointed at `from`, each on the note's bytes
+    /// as they are when it is written. Safe to run again: a rewritten link no longer points at `from`.
+    private func rewriteLinks(to from: String, movedTo target: String, catalog: Catalog,
+                              writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
+        var before = catalog.linkTargets
+        before.remove(target)
+        before.add(from)
+        var after = before
+        after.remove(from)
+        after.add(target)
+        var rewritten: [String] = []
         var skipped: [VaultWarning] = []
-        for other in catalog.notes {
-            let isMoved = other.path == from
-            let pointsHere = other.note.links.contains { before.resolve($0, from: other.path) == from }
-            guard isMoved || pointsHere else { continue }
+        for other in catalog.notes where other.path != from && other.path != target {
+            guard other.note.links.contains(where: { before.resolve($0, from: other.path) == from }) else { continue }
             guard other.note.isEditable else {
-                if pointsHere && !isMoved {
-                    skipped.append(VaultWarning(path: other.path, message: "links not updated: " + (other.note.warnings.first?.description ?? "")))
-                }
+                skipped.append(VaultWarning(path: other.path, message: "links not updated: " + (other.note.warnings.first?.description ?? "")))
                 continue
             }
-            let text = try editableText(of: other)
-            var document = NoteDocument(text: text)
-            guard let body = LinkRewriter.rewrite(body: document.body, links: other.note.links, notePath: other.path,
-                                                  newNotePath: isMoved ? target : other.path,
-                                                  moves: moves, before: before, after: after) else { continue }
-            document.body = body
-            writes.append((isMoved ? from : other.path, document.rendered))
+            let path = other.path
+            let outcome = try editNote(path, with: writer) { text in
+                var document = NoteDocument(text: text)
+                let note = Note(path: path, bytes: Array(text.utf8))
+                guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: path, newNotePath: path,
+                                                      moves: [from: target], before: before, after: after) else { return nil }
+                document.body = body
+                return document.rendered
+            }
+            if outcome != .unchanged { rewritten.append(path) }
         }
+        return (rewritten, skipped)
+    }
 
-        do {
-            try fm.createDirectory(atPath: vault.absolute(VaultPath.folder(target)), withIntermediateDirectories: true)
-        } catch {
-            throw SheafError("cannot create folder", path: VaultPath.folder(target), cause: error.localizedDescription)
+    private func stageMove(from: String, to target: String) throws(SheafError) {
+        guard let repo = try repository() else { return }
+        do { try repo.stageMove(from: from, to: target) }
+        catch { throw SheafError("moved, but could not record the move in git", path: target, cause: error.description) }
+    }
+
+    /// Completes a `mv` a killed process left half done: the file is moved if it was not yet,
+    /// and every link that still points at the old path is rewritten. Runs under the lock.
+    func completeInterruptedMove() throws(SheafError) {
+        guard let text = try? String(contentsOfFile: moveJournal, encoding: .utf8) else { return }
+        let parts = text.split(separator: "\n").map(String.init)
+        defer { try? FileManager.default.removeItem(atPath: moveJournal) }
+        guard parts.count >= 2 else { return }
+        let from = parts[0], target = parts[1]
+        let fm = FileManager.default
+        let safeFrom = try safePath(from), safeTarget = try safePath(target)
+        let writer = fileWriter()
+        if parts.count < 3 {
+            let atFrom = fm.fileExists(atPath: vault.absolute(from)), atTarget = fm.fileExists(atPath: vault.absolute(target))
+            guard atFrom != atTarget || from.lowercased() == target.lowercased() else { return }  // nothing to go on
+            if atFrom {
+                let paths = try catalog().files.map(\.path)
+                _ = try rewriteOwnLinks(from: from, to: target, paths: paths, writer: writer)
+                try writer.move(safeFrom, to: safeTarget)
+            }
+            invalidate()
         }
-        // Rewrite the moved note in place first, then rename it, so a crash leaves it whole.
-        for write in writes where write.path == from { try AtomicFile.write(write.text, to: vault.absolute(from)) }
-        guard rename(vault.absolute(from), vault.absolute(target)) == 0 else {
-            throw SheafError("cannot move", path: from, cause: String(cString: strerror(errno)))
-        }
-        for write in writes where write.path != from { try AtomicFile.write(write.text, to: vault.absolute(write.path)) }
+        _ = try rewriteLinks(to: from, movedTo: target, catalog: try catalog(), writer: writer)
+        try writer.finish()
         removeEmptyFolders(above: from)
-
-        if let repo = try repository() {
-            do { try repo.stageMove(from: from, to: target) }
-            catch { throw SheafError("moved, but could not record the move in git", path: target, cause: error.description) }
-        }
+        try stageMove(from: from, to: target)
         invalidate()
-        let rewritten = writes.map { $0.path == from ? target : $0.path }.sorted()
-        return MoveReport(from: from, to: target, rewritten: rewritten, skipped: skipped)
     }
 }
 

@@ -36,18 +36,13 @@ extension VaultSession {
         if !body.isEmpty {
             text += "\n" + body + (body.endsWithLineBreak ? "" : "\n")
         }
-        do {
-            try fm.createDirectory(atPath: vault.absolute(folderPath), withIntermediateDirectories: true)
-        } catch {
-            throw SheafError("cannot create folder", path: folderPath, cause: error.localizedDescription)
-        }
-        try AtomicFile.write(text, to: vault.absolute(path))
+        try fileWriter().create(try safePath(path), Array(text.utf8))
         invalidate()
         return NewNoteReport(path: path, id: id, caseClashes: clashes)
     }
 
     /// A folder named on the command line as a vault-relative path; refuses one outside the vault
-    /// or inside `.git`/`.sheaf`.
+    /// or inside `.git`/`.sheaf`, or one reached through a symlink.
     func vaultFolder(_ folder: String) throws(SheafError) -> String {
         guard let normalized = VaultPath.normalize(folder.hasPrefix("/") ? String(folder.dropFirst()) : folder) else {
             throw SheafError("folder is outside the vault", path: folder)
@@ -56,6 +51,6 @@ extension VaultSession {
             throw SheafError("Sheaf does not write into hidden folders", path: folder,
                              hint: "pick a folder whose name does not start with a dot")
         }
-        return normalized
+        return try VaultPathGuard.requireFolder(normalized, in: vault.root).path
     }
 }

@@ -11,7 +11,7 @@ extension VaultSession {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
-            try repo.stageAll()
+            try repo.stageAll(excluding: VaultPathGuard.isReserved)
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
             return try repo.commitIndex(message: Self.commitMessage(device: device, changes: changes), fallbackName: device)

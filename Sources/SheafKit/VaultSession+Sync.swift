@@ -43,6 +43,7 @@ extension VaultSession {
         defer { heldLock = nil }
         // A git process killed earlier (a sync under kill -9) may have left `.git/index.lock`.
         _ = try repository()?.removeStaleLocks()
+        try completeInterruptedMove()
         return try body()
     }
 

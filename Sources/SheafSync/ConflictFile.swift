@@ -8,15 +8,16 @@ import SheafCore
 public enum ConflictFile {
     /// `<stem>.conflict-<yyyyMMdd-HHmmss>-<device><ext>` beside `path`, the time in UTC.
     /// `taken(candidate)` answers whether a path is used by a different file; a clash adds
-    /// `-2`, `-3`, ...
+    /// `-2`, `-3`, ... A long note name is cut (deterministically) so the name fits 255 bytes.
     public static func path(for path: String, time: Date, device: String, taken: (String) -> Bool) -> String {
-        let ext = VaultPath.fileExtension(path)
-        let stem = VaultPath.stem(path)
+        var ext = VaultPath.fileExtension(path)
+        var stem = VaultPath.stem(path)
+        if ext.utf8.count > 32 { stem = VaultPath.fileName(path); ext = "" }
         let folder = VaultPath.folder(path)
-        let base = "\(stem).conflict-\(stamp(time))-\(deviceLabel(device))"
+        let marker = ".conflict-\(stamp(time))-\(deviceLabel(device))"
         var n = 1
         while true {
-            let name = (n == 1 ? base : "\(base)-\(n)") + (ext.isEmpty ? "" : ".\(ext)")
+            let name = VaultPath.fittedName(stem: stem, suffix: n == 1 ? marker : "\(marker)-\(n)", ext: ext)
             let candidate = VaultPath.join(folder, name)
             if !taken(candidate) { return candidate }
             n += 1
@@ -61,7 +62,8 @@ public enum ConflictFile {
 
     /// The device name as a file-name part: safe characters only, blanks as `-`.
     static func deviceLabel(_ device: String) -> String {
-        let stem = NoteFileName.stem(for: device)
+        var stem = NoteFileName.stem(for: device)
+        while stem.utf8.count > 40 { stem.removeLast() }  // a remote's commit names the device
         let label = stem.map { $0 == " " ? "-" : $0 }
         return label.isEmpty ? "remote" : String(label)
     }

@@ -28,8 +28,11 @@ public struct PullReport: Sendable {
     public var outcomes: [PathOutcome] = []
     /// Files an editor changed while the pull wrote them: the edit was kept and merged in.
     public var keptLocalEdits: [String] = []
-    /// Paths of the remote's commit not written here because they were unsafe (see WorkTreeUpdate).
-    public var refused: [String] = []
+    /// Paths of the remote's commit not taken because they are unsafe (see TreeSafety), or not
+    /// written because the way there is unsafe here.
+    public var refused: [RefusedPath] = []
+    /// Submodules of the remote's commit, kept in git but not written into the vault.
+    public var gitlinks: [String] = []
     public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
 }
 
@@ -93,32 +96,67 @@ public struct Syncer {
         } ?? false
         let base = diverged ? try ancestor(local!, theirs) : nil
         return try git { () throws(GitError) -> PullReport in
-            let update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
-            guard let local else {
-                let result = try wrap { try update.run(from: nil, to: theirs) }
-                return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
-                                  outcomes: try outcomes(from: nil, to: theirs), keptLocalEdits: result.keptLocalEdits,
-                                  refused: result.refused)
-            }
-            if try repository.isAncestor(theirs, of: local) {
+            if let local, try repository.isAncestor(theirs, of: local) {
                 return PullReport(kind: .upToDate, remoteCommit: theirs, head: local)
             }
-            if try repository.isAncestor(local, of: theirs) {
-                let outcomes = try outcomes(from: local, to: theirs)
-                let result = try wrap { try update.run(from: local, to: theirs) }
-                return PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs, outcomes: outcomes,
-                                  keptLocalEdits: result.keptLocalEdits, refused: result.refused)
+            var report: PullReport
+            var target: Target
+            let fastForward = try local.map { (l) throws(GitError) in try repository.isAncestor(l, of: theirs) } ?? true
+            if fastForward {
+                report = PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
+                                    outcomes: try outcomes(from: local, to: theirs))
+                target = Target(commit: theirs, ownParents: nil, message: nil)
+            } else {
+                let details = try repository.commitDetails(theirs)
+                let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
+                let merged = try merge.merge(base: base, ours: local!, theirs: theirs)
+                let message = Self.mergeMessage(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
+                let commit = try repository.createCommit(tree: merged.tree, parents: [local!, theirs], message: message,
+                                                         fallbackName: device)
+                report = PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes)
+                target = Target(commit: commit, ownParents: [local!, theirs], message: message)
             }
-            let details = try repository.commitDetails(theirs)
-            let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
-            let merged = try merge.merge(base: base, ours: local, theirs: theirs)
-            let message = Self.mergeMessage(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
-            let commit = try repository.createCommit(tree: merged.tree, parents: [local, theirs], message: message,
-                                                     fallbackName: device)
-            let result = try wrap { try update.run(from: local, to: commit) }
-            return PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes,
-                              keptLocalEdits: result.keptLocalEdits, refused: result.refused)
+            let safe = try sanitized(target, branch: branch)
+            report.head = safe.commit
+            report.refused = safe.refused
+            let refusedPaths = Set(safe.refused.map(\.path))
+            report.outcomes.removeAll { refusedPaths.contains($0.path) }
+            let update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
+            let result = try wrap { try update.run(from: local, to: safe.commit) }
+            report.keptLocalEdits = result.keptLocalEdits
+            report.refused += result.refused
+            report.gitlinks = result.gitlinks
+            return report
         }
+    }
+
+    /// The commit a pull moves to: its own merge commit, or the remote's commit.
+    struct Target {
+        let commit: String
+        /// Set when the commit is Sheaf's own merge commit (it may be remade).
+        let ownParents: [String]?
+        let message: String?
+    }
+
+    /// The target without the entries Sheaf refuses to write (see TreeSafety): Sheaf's own merge
+    /// commit is remade without them; a remote's commit gets a commit on top that leaves them
+    /// out, so neither the work tree nor `.git/index` ever holds them and the next push drops them.
+    private func sanitized(_ target: Target, branch: String) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
+        let verdict = try TreeSafety(repository: repository).check(commit: target.commit)
+        guard !verdict.refused.isEmpty else { return (target.commit, []) }
+        let built = try repository.tree(from: verdict.safe)
+        let refused = verdict.refused + built.rejected.map {
+            RefusedPath(path: String(decoding: $0.path, as: UTF8.self), reason: "git refuses this path")
+        }
+        let list = refused.map { "refused: \($0.path) (\($0.reason))" }.joined(separator: "\n")
+        if let parents = target.ownParents, let message = target.message {
+            let commit = try repository.createCommit(tree: built.tree, parents: parents, message: message + list + "\n",
+                                                     fallbackName: device)
+            return (commit, refused)
+        }
+        let message = "sheaf: \(device): left out \(refused.count) unsafe path\(refused.count == 1 ? "" : "s") of \(remote)/\(branch)\n\n" + list + "\n"
+        let commit = try repository.createCommit(tree: built.tree, parents: [target.commit], message: message, fallbackName: device)
+        return (commit, refused)
     }
 
     /// Pushes the local branch. A rejection is `.transfer(... .rejected ...)`.

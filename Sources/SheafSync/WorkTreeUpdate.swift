@@ -1,8 +1,11 @@
-// Moving the work tree from one commit to another, file by file with atomic writes, then the
-// index and the branch. A journal (`from` and `to` commit ids) is written first and removed last,
-// so a process killed at any point leaves a state the next sync completes: every step is
-// idempotent (a file already holding the target bytes is skipped). A file the user changed since
-// Sheaf read it is never overwritten: the user's version is merged with the target three ways.
+// Moving the work tree from one commit to another, then the index and the branch. First the
+// whole change is checked (every path through the vault-path guard; a folder that must become a
+// file but holds files git does not track stops the update before anything is written). Then a
+// journal (`from` and `to`) is written, files are written one by one through `VaultFileWriter`
+// (a file the user saves meanwhile is merged, never overwritten), and the journal is removed last.
+// A process killed half way leaves the journal, and the next command completes the update: every
+// step is idempotent. An update that fails is rolled back (journal removed, branch not moved),
+// so a vault can never be stuck replaying an update that cannot finish.
 import Foundation
 import SheafCore
 import SheafGit
@@ -18,27 +21,36 @@ public struct WorkTreeUpdate {
         self.journal = journal
     }
 
-    /// Paths whose local edit, made during the update, was kept (merged into the file).
     public struct Result: Sendable {
         public var written: [String] = []
+        /// Paths whose local edit (made before or during the update) was kept and merged in.
         public var keptLocalEdits: [String] = []
-        /// Paths of the commit not written because they are unsafe here (a `.git` component,
-        /// `..`, or a folder on the way that is a symlink): a remote is not trusted.
-        public var refused: [String] = []
+        /// Paths not written because the way there is unsafe here (a folder on the way is a symlink).
+        public var refused: [RefusedPath] = []
+        /// Submodules (gitlinks) of the commit: kept in git, not written here.
+        public var gitlinks: [String] = []
     }
 
     /// Moves the work tree, `.git/index` and the current branch from `from` (nil: unborn) to `to`.
     @discardableResult
     public func run(from: String?, to: String) throws -> Result {
+        let changes = try repository.changes(from: from, to: to)
+        try checkObstacles(changes)
         try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
-        let result = try apply(from: from, to: to)
-        let head = try repository.head()?.id
-        if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
-        try? FileManager.default.removeItem(atPath: journal)
-        return result
+        do {
+            let result = try apply(changes, to: to)
+            let head = try repository.head()?.id
+            if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
+            try? FileManager.default.removeItem(atPath: journal)
+            return result
+        } catch {
+            try? FileManager.default.removeItem(atPath: journal)  // roll back: the branch stays at `from`
+            throw error
+        }
     }
 
     /// Completes an update a killed process left behind. Returns false when there was none.
+    /// An update that cannot complete is rolled back and its error thrown once.
     public func resume() throws -> Bool {
         guard let text = try? String(contentsOfFile: journal, encoding: .utf8) else { return false }
         let parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -47,95 +59,151 @@ public struct WorkTreeUpdate {
             return false
         }
         let from = parts[0].isEmpty ? nil : parts[0], to = parts[1]
-        let head = try repository.head()?.id
+        let head = try? repository.head()?.id
         guard head == from || head == to else {
             // The branch moved some other way (plain git): the journal no longer applies.
             try? FileManager.default.removeItem(atPath: journal)
             return false
         }
-        try run(from: from, to: to)
+        do {
+            try run(from: from, to: to)
+        } catch {
+            try? FileManager.default.removeItem(atPath: journal)
+            throw error
+        }
         return true
     }
 
-    private func apply(from: String?, to: String) throws -> Result {
+    /// A folder where the update must write a file, holding files the update does not delete
+    /// (ignored or untracked ones): nothing may be written; the user moves them first.
+    private func checkObstacles(_ changes: [TreeChange]) throws {
+        let deleted = Set(changes.filter { $0.kind == .deleted || $0.kind == .renamed }.map(\.oldPath))
+        for change in changes where change.kind != .deleted {
+            guard let new = change.newFile, new.mode != 0o160000,
+                  case .success = VaultPathGuard.check(change.path, in: workTree) else { continue }
+            var info = stat()
+            guard lstat(workTree + "/" + change.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            let kept = filesBelow(change.path).filter { !deleted.contains($0) }
+            if let first = kept.first {
+                throw SheafError("the remote turned a folder into a file, but the folder holds files git does not track",
+                                 path: change.path, cause: "for example \(first) (\(kept.count) in all)",
+                                 hint: "move those files elsewhere, then sync again; nothing was changed")
+            }
+        }
+    }
+
+    private func filesBelow(_ folder: String) -> [String] {
+        guard let names = try? FileManager.default.subpathsOfDirectory(atPath: workTree + "/" + folder) else { return [] }
+        return names.compactMap { name in
+            var info = stat()
+            let path = folder + "/" + name
+            guard lstat(workTree + "/" + path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+            return path
+        }.sorted()
+    }
+
+    private func apply(_ changes: [TreeChange], to: String) throws -> Result {
         var result = Result()
-        let changes = try repository.changes(from: from, to: to)
+        let writer = VaultFileWriter(root: workTree) { path, base, current, wanted in
+            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path)).merged) ?? current
+        }
+        func guarded(_ path: String) -> SafePath? {
+            switch VaultPathGuard.check(path, in: workTree) {
+            case .success(let safe): return safe
+            case .failure(let refusal):
+                result.refused.append(RefusedPath(path: path, reason: refusal.description))
+                return nil
+            }
+        }
         // Deletions first, so a rename onto a path that changes case works, then writes.
         for change in changes where change.kind == .deleted || change.kind == .renamed {
-            guard let old = change.oldFile else { continue }
-            let path = change.kind == .renamed ? change.oldPath : change.path
-            guard isSafe(path) else { result.refused.append(path); continue }
-            let full = workTree + "/" + path
-            guard let bytes = read(full) else { continue }
-            if try Repository.blobID(of: bytes) == old.blob {
-                try FileManager.default.removeItem(atPath: full)
-                removeEmptyFolders(above: path)
+            guard let old = change.oldFile, old.mode != 0o160000, let path = guarded(change.oldPath) else { continue }
+            if old.isSymlink {
+                if isSymlink(path, to: try repository.blobBytes(old.blob)) { unlink(workTree + "/" + path.path) }
+                removeEmptyFolders(above: path.path)
+                continue
+            }
+            let state = try? writer.read(path)
+            guard let state, let bytes = state.bytes else { continue }  // gone already, or not a file
+            if try Repository.blobID(of: bytes) == old.blob, try writer.remove(path, base: state) {
+                removeEmptyFolders(above: path.path)
             } else {
-                result.keptLocalEdits.append(path)  // edited during the update: edit beats delete
+                result.keptLocalEdits.append(path.path)  // edited here: an edit beats a delete
             }
         }
         for change in changes where change.kind != .deleted {
             guard let new = change.newFile else { continue }
-            let path = change.path
-            guard isSafe(path) else { result.refused.append(path); continue }
-            let full = workTree + "/" + path
+            if new.mode == 0o160000 {
+                result.gitlinks.append(change.path)
+                if let path = guarded(change.path) { try? VaultPathGuard.makeFolders(of: path, in: workTree); mkdir(workTree + "/" + path.path, 0o755) }
+                continue
+            }
+            guard let path = guarded(change.path) else { continue }
             let target = try repository.blobBytes(new.blob)
-            let expected = change.kind == .modified ? change.oldFile : nil
-            if let disk = read(full) {
+            if new.isSymlink {
+                try writeSymlink(path, target: target, replacing: change.oldFile, result: &result)
+                continue
+            }
+            let expected = change.kind == .added ? nil : change.oldFile
+            let state = try writer.read(path)
+            if let disk = state.bytes {
                 let diskID = try Repository.blobID(of: disk)
-                if diskID == new.blob { result.written.append(path); continue }
+                if diskID == new.blob { result.written.append(path.path); continue }
                 if diskID != expected?.blob {
-                    // Changed by the user since Sheaf read it: merge, the user's side first.
+                    // Changed by the user before the update reached it: merge, the user's side first.
                     let base = try expected.map { (f) throws in try repository.blobBytes(f.blob) }
-                    let merged = try NoteMerge.merge(base: base, ours: disk, theirs: target, isNote: VaultPath.isNote(path))
-                    try AtomicFile.write(merged.merged, to: full)
-                    result.keptLocalEdits.append(path)
+                    let merged = try NoteMerge.merge(base: base, ours: disk, theirs: target, isNote: VaultPath.isNote(path.path))
+                    try writer.replace(path, base: state, with: merged.merged)
+                    result.keptLocalEdits.append(path.path)
                     continue
                 }
             }
-            try write(target, mode: new.mode, to: full)
-            result.written.append(path)
+            let outcome = try writer.replace(path, base: state, with: target, mode: new.isExecutable ? 0o755 : nil)
+            if outcome == .reconciled { result.keptLocalEdits.append(path.path) } else { result.written.append(path.path) }
+        }
+        try writer.finish()
+        for path in writer.reconciledPaths where !result.keptLocalEdits.contains(path) {
+            result.keptLocalEdits.append(path)
+            result.written.removeAll { $0 == path }
         }
         try repository.resetIndex(toCommit: to, refreshing: result.written)
         return result
     }
 
-    /// Whether writing `path` stays inside the work tree and out of `.git`: no empty, `.` or `..`
-    /// component, no `.git` (in any case), and no folder on the way that is a symlink.
-    func isSafe(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return false }
-        for part in parts where part.isEmpty || part == "." || part == ".." || part.lowercased() == ".git" {
-            return false
-        }
-        var folder = workTree
-        for part in parts.dropLast() {
-            folder += "/" + part
-            var info = stat()
-            if lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK { return false }
-        }
-        return true
+    private func isSymlink(_ path: SafePath, to target: [UInt8]) -> Bool {
+        guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: workTree + "/" + path.path) else { return false }
+        return Array(link.utf8) == target
     }
 
-    private func read(_ full: String) -> [UInt8]? {
+    /// A symlink from the commit (its target was checked to stay inside the vault). It replaces
+    /// only an old symlink or an unedited file, never a folder or an edited file.
+    private func writeSymlink(_ path: SafePath, target: [UInt8], replacing old: TreeFile?, result: inout Result) throws {
+        let full = workTree + "/" + path.path
+        if isSymlink(path, to: target) { result.written.append(path.path); return }
         var info = stat()
-        guard lstat(full, &info) == 0 else { return nil }
-        if (info.st_mode & S_IFMT) == S_IFLNK {
-            return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)).map { Array($0.utf8) }
+        if lstat(full, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            let unedited: Bool
+            if type == S_IFLNK {
+                unedited = true
+            } else if type == S_IFREG, let old, let bytes = FileManager.default.contents(atPath: full) {
+                unedited = try Repository.blobID(of: Array(bytes)) == old.blob
+            } else {
+                unedited = false
+            }
+            guard unedited else { result.keptLocalEdits.append(path.path); return }
         }
-        return FileManager.default.contents(atPath: full).map(Array.init)
-    }
-
-    private func write(_ bytes: [UInt8], mode: UInt32, to full: String) throws {
-        let folder = (full as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        if mode == 0o120000 {
-            try? FileManager.default.removeItem(atPath: full)
-            try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: String(decoding: bytes, as: UTF8.self))
-            return
+        try VaultPathGuard.makeFolders(of: path, in: workTree)
+        let temp = (full as NSString).deletingLastPathComponent + "/.sheaf-tmp-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard symlink(String(decoding: target, as: UTF8.self), temp) == 0 else {
+            throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno)))
         }
-        try AtomicFile.write(bytes, to: full)
-        if mode == 0o100755 { chmod(full, 0o755) }
+        guard rename(temp, full) == 0 else {
+            let e = errno
+            unlink(temp)
+            throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(e)))
+        }
+        result.written.append(path.path)
     }
 
     private func removeEmptyFolders(above path: String) {

@@ -46,7 +46,7 @@ enum CLI {
         // Input and output go through files, so a large output can never block the child.
         let base = NSTemporaryDirectory() + "sheaf-io-\(UUID().uuidString)"
         let (inPath, outPath, errPath) = (base + ".in", base + ".out", base + ".err")
-        FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+        _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
         defer { for p in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: p) } }
         let status = Spawn.run(executable, arguments, in: directory, environment: env,
                                stdin: inPath, stdout: outPath, stderr: errPath)

@@ -122,8 +122,11 @@ enum SyncOutput {
             Terminal.out("\(pull.kind == .merged ? "merged" : "fast-forwarded") \(n) path\(n == 1 ? "" : "s") from \(remote)"
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : ""))
         }
-        for path in pull.refused {
-            Terminal.err("sheaf: not written, unsafe path from the remote (inside .git, or through a symlinked folder): \(path)")
+        for refused in pull.refused {
+            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(refused.reason)")
+        }
+        for path in pull.gitlinks {
+            Terminal.err("sheaf: \(path) is a git submodule; Sheaf keeps it in git but does not check it out")
         }
         for path in pull.keptLocalEdits {
             Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")

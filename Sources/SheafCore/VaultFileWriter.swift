@@ -1,0 +1,372 @@
+// The one write path for a user's files (DESIGN.md principle 2: no edit is ever lost). Every
+// command that changes a note or an attachment (new, append, tags, mv, resolve, restore, attach,
+// the work-tree update of a pull) writes through here, and only to a `SafePath`.
+//
+// A replacement goes: temporary file beside the target, fsync; then, immediately before the
+// swap, the target's identity is compared with the one Sheaf read. If an editor saved meanwhile,
+// the change is made again on the editor's bytes (`redo`) or merged three ways, and the loop
+// starts over: nothing is renamed over a version Sheaf has not seen. The swap itself is
+// `renameat2(RENAME_EXCHANGE)`, so the version it displaced is still in hand afterwards: if an
+// editor slipped a save in between the check and the swap, that version is folded in too.
+// A writer that had the file open and writes in place just after the swap writes into the
+// displaced inode; `finish()` looks at every displaced inode once more before the command ends.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a replacement ended.
+public enum WriteOutcome: Sendable, Equatable {
+    /// The file now holds what was asked.
+    case written
+    /// The file had changed since it was read; the change was made on (or merged with) the new bytes.
+    case reconciled
+    /// Nothing needed writing (the change was already there, or `redo` declined).
+    case unchanged
+}
+
+public final class VaultFileWriter {
+    /// Merges Sheaf's change into a file someone else changed: `base` is the version Sheaf's
+    /// change started from, `current` what the file holds now, `wanted` Sheaf's version. The
+    /// result must keep `current`'s edits (they are the user's).
+    public typealias Merge = (_ path: String, _ base: [UInt8]?, _ current: [UInt8], _ wanted: [UInt8]) -> [UInt8]
+    /// Makes Sheaf's change again on the bytes the file holds now (nil: the file is gone).
+    /// Returning nil means nothing is to be written.
+    public typealias Redo = (_ current: [UInt8]?) throws(SheafError) -> [UInt8]?
+
+    public let root: String
+    private let merge: Merge
+    private var displaced: [Displaced] = []
+    /// Paths where a version someone saved during the write was folded in.
+    public private(set) var reconciledPaths: [String] = []
+    /// How many displaced inodes are kept open for the late check before the oldest are checked.
+    private let maxOpen = 128
+
+    public init(root: String, merge: @escaping Merge) {
+        self.root = root
+        self.merge = merge
+    }
+
+    deinit { for d in displaced { close(d.fd) } }
+
+    /// A version Sheaf swapped out, kept open until `finish()`.
+    private struct Displaced {
+        let fd: Int32
+        let path: SafePath
+        let identity: FileIdentity
+        /// What Sheaf put in its place, and how to redo Sheaf's change on a late edit.
+        let written: FileState
+        let redo: Redo
+    }
+
+    // MARK: - Reading
+
+    /// The bytes and identity of a file, never through a symlink. Absent: `.absent`.
+    public func read(_ path: SafePath) throws(SheafError) -> FileState {
+        let full = root + "/" + path.path
+        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return .absent }
+            if errno == ELOOP { throw SheafError("will not read through a symlink", path: path.path) }
+            throw SheafError("cannot read", path: path.path, cause: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        guard let identity = FileIdentity.of(descriptor: fd) else {
+            throw SheafError("cannot read", path: path.path, cause: String(cString: strerror(errno)))
+        }
+        guard identity.isRegularFile else { throw SheafError("not a file", path: path.path) }
+        return FileState(bytes: try Self.readAll(fd, path: path.path), identity: identity)
+    }
+
+    static func readAll(_ fd: Int32, path: String) throws(SheafError) -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SheafError("cannot read", path: path, cause: String(cString: strerror(errno)))
+            }
+            if n == 0 { return out }
+            out += chunk[0..<n]
+            offset += off_t(n)
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes a new file; never replaces one (a file that appeared meanwhile is an error).
+    public func create(_ path: SafePath, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SheafError) {
+        try VaultPathGuard.makeFolders(of: path, in: root)
+        let full = root + "/" + path.path
+        let temp = try writeTemporary(bytes, beside: full, mode: mode, path: path.path)
+        defer { unlink(temp.path); close(temp.fd) }
+        guard Self.renameat2(temp.path, full, Self.noReplace) == 0 else {
+            let failure = errno
+            if failure == EEXIST {
+                throw SheafError("a file is already there", path: path.path, hint: "Sheaf never overwrites; pick another name")
+            }
+            if failure == EINVAL || failure == ENOSYS {  // a file system without renameat2 flags
+                guard link(temp.path, full) == 0 else {
+                    throw SheafError("a file is already there", path: path.path, cause: String(cString: strerror(errno)))
+                }
+                return
+            }
+            throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(failure)))
+        }
+    }
+
+    /// Replaces the file at `path`, which was `base` when Sheaf read it, with `wanted`. If the
+    /// file changed since, `redo` makes the change again on what is there now; without `redo`
+    /// the change is merged three ways (base, what is there now, wanted). `base` absent means
+    /// the file is expected not to exist (a file that appeared is merged, never overwritten).
+    @discardableResult
+    public func replace(_ path: SafePath, base: FileState, with wanted: [UInt8], mode: UInt32? = nil,
+                        redo: Redo? = nil) throws(SheafError) -> WriteOutcome {
+        let initialBase = base.bytes
+        let merge = self.merge
+        let mergeIn: Redo = { (current) throws(SheafError) in
+            guard let current else { return wanted }  // deleted meanwhile: the change comes back
+            return merge(path.path, initialBase, current, wanted)
+        }
+        var chosen = mergeIn
+        if let redo { chosen = redo }
+        return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false)
+    }
+
+    private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
+                         redo first_redo: @escaping Redo, reconciled startReconciled: Bool) throws(SheafError) -> WriteOutcome {
+        try VaultPathGuard.makeFolders(of: path, in: root)
+        let full = root + "/" + path.path
+        var expected = start
+        var wanted = first
+        var redo = first_redo
+        var reconciled = startReconciled
+        for _ in 0..<64 {
+            if expected.bytes == wanted && expected.exists {
+                // Nothing to change, as long as the file is still what was read.
+                if let now = FileIdentity.of(path: full), now.matches(expected.identity) { return reconciled ? .reconciled : .unchanged }
+            }
+            let fileMode = mode.map { mode_t($0) } ?? expected.identity.map { mode_t($0.mode) } ?? 0o644
+            let temp = try writeTemporary(wanted, beside: full, mode: fileMode, path: path.path)
+            // The check right before the swap.
+            let now = FileIdentity.of(path: full)
+            if !(now?.matches(expected.identity) ?? !expected.exists) {
+                unlink(temp.path); close(temp.fd)
+                let current = try currentState(full, path: path.path)
+                if current.bytes == expected.bytes {
+                    expected = current  // touched, not changed
+                } else {
+                    guard let again = try redo(current.bytes) else { return reconciled ? .reconciled : .unchanged }
+                    expected = current
+                    wanted = again
+                    reconciled = true
+                }
+                continue
+            }
+            if !expected.exists {
+                let rc = Self.renameat2(temp.path, full, Self.noReplace)
+                let failure = errno
+                if rc != 0 && failure == EEXIST { unlink(temp.path); close(temp.fd); continue }  // appeared: go round
+                if rc != 0 && (failure == EINVAL || failure == ENOSYS) {
+                    let linked = link(temp.path, full) == 0
+                    unlink(temp.path); close(temp.fd)
+                    if linked { return finishOutcome(path, reconciled) }
+                    continue
+                }
+                unlink(temp.path); close(temp.fd)
+                guard rc == 0 else { throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(failure))) }
+                return finishOutcome(path, reconciled)
+            }
+            let rc = Self.renameat2(temp.path, full, Self.exchange)
+            let failure = errno
+            if rc != 0 {
+                if failure == ENOENT { unlink(temp.path); close(temp.fd); continue }  // deleted meanwhile: go round
+                if failure == EINVAL || failure == ENOSYS {
+                    // No exchange on this file system: a plain rename, checked just before.
+                    let renamed = rename(temp.path, full) == 0
+                    let e = errno
+                    close(temp.fd)
+                    guard renamed else { unlink(temp.path); throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(e))) }
+                    return finishOutcome(path, reconciled)
+                }
+                unlink(temp.path); close(temp.fd)
+                throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(failure)))
+            }
+            // The temporary name now holds what the target held at the instant of the swap.
+            let ours = FileIdentity.of(descriptor: temp.fd)
+            close(temp.fd)
+            let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let oldIdentity = old >= 0 ? FileIdentity.of(descriptor: old) : nil
+            if let oldIdentity, oldIdentity.matches(expected.identity) {
+                unlink(temp.path)
+                retire(Displaced(fd: old, path: path, identity: oldIdentity,
+                                 written: FileState(bytes: wanted, identity: ours), redo: redo))
+                return finishOutcome(path, reconciled)
+            }
+            // Someone saved between the check and the swap: their version is in hand.
+            let theirs = old >= 0 && (oldIdentity?.isRegularFile ?? false) ? (try? Self.readAll(old, path: path.path)) : nil
+            if old >= 0 { close(old) }
+            if oldIdentity != nil && !(oldIdentity?.isRegularFile ?? false) {
+                // A folder or symlink was swapped in meanwhile: put it back where it was.
+                _ = Self.renameat2(temp.path, full, Self.exchange)
+                unlink(temp.path)
+                throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
+            }
+            unlink(temp.path)
+            guard let again = try redo(theirs) else { return finishOutcome(path, true) }
+            // Sheaf's version is in place now; write the folded version over it, merging with
+            // anything saved after it.
+            let mine = wanted
+            let merge = self.merge
+            expected = FileState(bytes: mine, identity: ours)
+            wanted = again
+            redo = { (current) throws(SheafError) in
+                guard let current else { return again }
+                return merge(path.path, mine, current, again)
+            }
+            reconciled = true
+        }
+        throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
+                         hint: "nothing was lost; run the command again when the editor is idle")
+    }
+
+    private func finishOutcome(_ path: SafePath, _ reconciled: Bool) -> WriteOutcome {
+        if reconciled { reconciledPaths.append(path.path) }
+        return reconciled ? .reconciled : .written
+    }
+
+    /// Moves a file to a path where nothing is; never replaces a file. A move that changes only
+    /// the case of the name may land on the same file on a case-insensitive file system.
+    public func move(_ from: SafePath, to target: SafePath) throws(SheafError) {
+        try VaultPathGuard.makeFolders(of: target, in: root)
+        let source = root + "/" + from.path, destination = root + "/" + target.path
+        let sameName = from.path.lowercased() == target.path.lowercased()
+        var rc = Self.renameat2(source, destination, Self.noReplace)
+        var failure = errno
+        if rc != 0 && (failure == EINVAL || failure == ENOSYS) && !sameName && FileIdentity.of(path: destination) != nil {
+            failure = EEXIST  // no rename flags on this file system: checked by hand
+        } else if rc != 0 && (failure == EINVAL || failure == ENOSYS || (failure == EEXIST && sameName)) {
+            rc = rename(source, destination)
+            failure = errno
+        }
+        guard rc == 0 else {
+            if failure == EEXIST {
+                throw SheafError("a file is already there", path: target.path, hint: "Sheaf never overwrites")
+            }
+            throw SheafError("cannot move", path: from.path, cause: String(cString: strerror(failure)))
+        }
+    }
+
+    /// Removes the file at `path` if it still is `base`. Returns false (and keeps the file)
+    /// when it changed since it was read: an edit beats a delete.
+    @discardableResult
+    public func remove(_ path: SafePath, base: FileState) throws(SheafError) -> Bool {
+        let full = root + "/" + path.path
+        guard let now = FileIdentity.of(path: full) else { return true }
+        if !now.matches(base.identity) {
+            let current = try currentState(full, path: path.path)
+            guard current.bytes == base.bytes else { return false }
+        }
+        // Move it aside first, so a save that lands meanwhile is seen, not deleted.
+        let aside = Self.temporaryName(beside: full)
+        guard rename(full, aside) == 0 else {
+            if errno == ENOENT { return true }
+            throw SheafError("cannot delete", path: path.path, cause: String(cString: strerror(errno)))
+        }
+        let fd = open(aside, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let identity = fd >= 0 ? FileIdentity.of(descriptor: fd) : nil
+        if fd >= 0 { close(fd) }
+        if let identity, identity.matches(now) || identity.matches(base.identity) {
+            unlink(aside)
+            return true
+        }
+        // It changed between the check and the move: put it back (never over a new file).
+        if Self.renameat2(aside, full, Self.noReplace) != 0 { _ = link(aside, full) }
+        unlink(aside)
+        return false
+    }
+
+    /// Looks once more at every version Sheaf swapped out during this command: a writer that
+    /// had the file open and wrote in place after the swap wrote there, and that edit is folded
+    /// into the file now. Call before the command ends.
+    public func finish() throws(SheafError) {
+        let pending = displaced
+        displaced = []
+        for d in pending { try settle(d) }
+    }
+
+    private func retire(_ d: Displaced) {
+        displaced.append(d)
+        if displaced.count > maxOpen {
+            let oldest = displaced.removeFirst()
+            try? settle(oldest)
+        }
+    }
+
+    private func settle(_ d: Displaced) throws(SheafError) {
+        defer { close(d.fd) }
+        guard let now = FileIdentity.of(descriptor: d.fd), !now.matches(d.identity) else { return }
+        let late = try Self.readAll(d.fd, path: d.path.path)
+        guard let again = try d.redo(late) else { return }
+        let merge = self.merge
+        let mine = d.written.bytes
+        _ = try replace(d.path, expected: d.written, wanted: again, mode: nil, redo: { (current) throws(SheafError) in
+            guard let current else { return again }
+            return merge(d.path.path, mine, current, again)
+        }, reconciled: true)
+    }
+
+    // MARK: - Helpers
+
+    private func currentState(_ full: String, path: String) throws(SheafError) -> FileState {
+        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return .absent }
+            throw SheafError("will not replace", path: path,
+                             cause: errno == ELOOP ? "it is a symlink" : String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        guard let identity = FileIdentity.of(descriptor: fd), identity.isRegularFile else {
+            throw SheafError("will not replace", path: path, cause: "it is not a file")
+        }
+        return FileState(bytes: try Self.readAll(fd, path: path), identity: identity)
+    }
+
+    /// A synced temporary file beside `full`, open (its descriptor tells its identity later).
+    private func writeTemporary(_ bytes: [UInt8], beside full: String, mode: mode_t, path: String)
+        throws(SheafError) -> (path: String, fd: Int32) {
+        let temp = Self.temporaryName(beside: full)
+        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SheafError("cannot write", path: path, cause: String(cString: strerror(errno))) }
+        do throws(SheafError) {
+            try AtomicFile.writeAll(bytes, to: fd)
+            guard fsync(fd) == 0 else { throw SheafError("cannot write", path: path, cause: String(cString: strerror(errno))) }
+        } catch {
+            close(fd); unlink(temp)
+            throw SheafError("cannot write", path: path, cause: error.cause ?? error.what)
+        }
+        fchmod(fd, mode)  // open() applied the umask
+        return (temp, fd)
+    }
+
+    static func temporaryName(beside full: String) -> String {
+        let folder = (full as NSString).deletingLastPathComponent
+        return folder + "/.sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    // renameat2(2) is in glibc but not in Swift's Glibc module: look it up once.
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameat2Function: RenameAt2? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
+    static let noReplace: UInt32 = 1  // RENAME_NOREPLACE
+    static let exchange: UInt32 = 2   // RENAME_EXCHANGE
+
+    static func renameat2(_ from: String, _ to: String, _ flags: UInt32) -> Int32 {
+        guard let function = renameat2Function else { errno = ENOSYS; return -1 }
+        return function(AT_FDCWD, from, AT_FDCWD, to, flags)
+    }
+}

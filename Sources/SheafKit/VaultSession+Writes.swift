@@ -1,0 +1,48 @@
+// How commands reach the one write path: every change to a user's file goes through a
+// `VaultFileWriter` made here (which merges with the note merge when an editor saved
+// meanwhile), to a path that passed the vault-path guard.
+import Foundation
+import SheafCore
+import SheafSync
+
+extension VaultSession {
+    /// A writer for this vault whose three-way merge is the note merge (the user's side kept
+    /// wherever edits overlap).
+    func fileWriter() -> VaultFileWriter {
+        VaultFileWriter(root: vault.root) { path, base, current, wanted in
+            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path)).merged) ?? current
+        }
+    }
+
+    /// A vault path checked by the guard, ready for the writer.
+    func safePath(_ path: String) throws(SheafError) -> SafePath {
+        try VaultPathGuard.require(path, in: vault.root)
+    }
+
+    /// Changes a note's text with `edit`, made again on the bytes the note holds at the moment of
+    /// writing if an editor saved meanwhile. `edit` returns nil when nothing is to change.
+    @discardableResult
+    func editNote(_ path: String, with writer: VaultFileWriter,
+                  _ edit: @escaping (String) throws(SheafError) -> String?) throws(SheafError) -> WriteOutcome {
+        let safe = try safePath(path)
+        let state = try writer.read(safe)
+        let redo: VaultFileWriter.Redo = { (current) throws(SheafError) in
+            guard let current else {
+                throw SheafError("the note vanished while Sheaf changed it", path: path, hint: "`sheaf restore` brings it back")
+            }
+            return try edit(Self.editableText(current, path: path)).map { Array($0.utf8) }
+        }
+        guard let first = try redo(state.bytes) else { return .unchanged }
+        return try writer.replace(safe, base: state, with: first, redo: redo)
+    }
+
+    /// A note's bytes as text for an edit, refusing notes Sheaf must never rewrite.
+    static func editableText(_ bytes: [UInt8], path: String) throws(SheafError) -> String {
+        let note = Note(path: path, bytes: bytes)
+        if let warning = note.warnings.first {
+            throw SheafError("will not change this note", path: path, cause: warning.description,
+                             hint: "fix the file in your editor first")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
