@@ -143,7 +143,11 @@ public final class VaultFileWriter {
         var wanted = first
         var redo = first_redo
         var reconciled = startReconciled
-        for _ in 0..<64 {
+        for attempt in 0..<64 {
+            if attempt >= 3 {
+                // An editor saving in a tight loop: wait a moment (longer each time) for a gap.
+                usleep(UInt32.random(in: 1_000...UInt32(min(attempt, 25) * 2_000)))
+            }
             if expected.bytes == wanted && expected.exists {
                 // Nothing to change, as long as the file is still what was read.
                 if let now = FileIdentity.of(path: full), now.matches(expected.identity) { return reconciled ? .reconciled : .unchanged }

@@ -61,6 +61,22 @@ import Testing
         #expect(before.status == 2 && before.stderr.contains("the note did not exist at this revision"), "\(before.stderr)")
     }
 
+    /// Issue 9, item 7: `restore` on a note with uncommitted edits discarded them.
+    @Test func restoreOfANoteWithUncommittedEditsKeepsThemInHistory() {
+        let temp = TempDir()
+        let vault = renamedNote(temp)
+        let path = "Archive/Old plan.md"
+        let unsaved = second + "typed since the last commit\n"
+        CLI.write(unsaved, to: vault + "/" + path)
+        let restored = CLI.run(["restore", path], in: vault)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(CLI.read(vault + "/" + path) == second)
+        // The edit is in history: `show NOTE@HEAD` has it, and a restore at HEAD brings it back.
+        #expect(CLI.run(["show", path + "@HEAD"], in: vault).stdout == unsaved)
+        #expect(CLI.run(["restore", path, "--at", "HEAD"], in: vault).status == 0)
+        #expect(CLI.read(vault + "/" + path) == unsaved)
+    }
+
     @Test func restoreBringsBackADeletedNoteWithItsLastText() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)

@@ -96,3 +96,21 @@ import Testing
         #expect(result.refused.map(\.path) == ["escape/x.md"])
     }
 }
+
+@Suite struct StuckJournalTests {
+    /// Issue 9, item 9: an update that cannot complete left a journal every later command
+    /// replayed and failed on. Now it is rolled back: the error is reported once, then gone.
+    @Test func aJournalThatCannotCompleteIsRolledBackNotReplayedForever() throws {
+        let f = try WorkTreeUpdateTests.Fixture()
+        defer { f.cleanUp() }
+        // A file where c2 needs a folder: writing sub/c.md fails.
+        try f.write("in the way\n", "sub")
+        try "\(f.c1)\n\(f.c2)\n".write(toFile: f.journal, atomically: true, encoding: .utf8)
+        let update = WorkTreeUpdate(repository: f.repo, workTree: f.root, journal: f.journal)
+        #expect(throws: (any Error).self) { try update.resume() }
+        #expect(!FileManager.default.fileExists(atPath: f.journal))
+        #expect(try !update.resume())
+        #expect(try f.repo.head()?.id == f.c1, "the branch did not move")
+        #expect(f.read("sub") == "in the way\n")
+    }
+}

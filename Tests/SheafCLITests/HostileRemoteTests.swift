@@ -1,0 +1,187 @@
+// A collaborator or a compromised remote trying to reach outside the vault's notes (issue 9,
+// items 1, 2, 4, 6, 9): commits built with git's plumbing so they hold what no checkout could
+// write, conflict files whose `conflict-of` points into `.git`, symlinks into `.git` and out of
+// the vault. Each test is named after the failure it pins.
+import Foundation
+import SheafCore
+import Testing
+
+/// Adds entries to the bare remote's `main` with git plumbing, as a hostile remote would.
+/// `entries` are `(path, content)`; a path may hold any bytes git's tree format allows.
+func plantCommit(in bare: String, _ entries: [(path: String, content: String)], symlinks: [(path: String, target: String)] = [],
+                 gitlinks: [String] = [], message: String = "sheaf: evil: 1 added") {
+    // Build the nested trees bottom-up from `git ls-tree -r` of main plus the new entries.
+    func git(_ args: [String], stdin: String? = nil) -> String {
+        let r = CLI.runProcess("/usr/bin/git", args, in: bare, stdin: stdin,
+                               environment: ["GIT_AUTHOR_NAME": "Evil", "GIT_AUTHOR_EMAIL": "evil@example.invalid",
+                                             "GIT_COMMITTER_NAME": "Evil", "GIT_COMMITTER_EMAIL": "evil@example.invalid"])
+        precondition(r.status == 0, r.stderr)
+        return r.stdout.trimmingCharacters(in: CharacterSet(charactersIn: "\n\0 "))
+    }
+    var files: [String: (mode: String, type: String, id: String)] = [:]
+    for line in git(["ls-tree", "-r", "-z", "main"]).split(separator: "\0") {
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        let meta = parts[0].split(separator: " ")
+        files[String(parts[1])] = (String(meta[0]), String(meta[1]), String(meta[2]))
+    }
+    for entry in entries { files[entry.path] = ("100644", "blob", git(["hash-object", "-w", "--stdin"], stdin: entry.content)) }
+    for link in symlinks { files[link.path] = ("120000", "blob", git(["hash-object", "-w", "--stdin"], stdin: link.target)) }
+    for path in gitlinks { files[path] = ("160000", "commit", git(["rev-parse", "main"])) }
+    func tree(_ prefix: String) -> String {
+        var lines: [String] = []
+        var folders = Set<String>()
+        for (path, file) in files where path.hasPrefix(prefix) {
+            let rest = String(path.dropFirst(prefix.count))
+            if let slash = rest.firstIndex(of: "/") { folders.insert(String(rest[..<slash])) }
+            else { lines.append("\(file.mode) \(file.type) \(file.id)\t\(rest)") }
+        }
+        for folder in folders { lines.append("040000 tree \(tree(prefix + folder + "/"))\t\(folder)") }
+        return git(["mktree", "-z"], stdin: lines.joined(separator: "\0") + "\0")
+    }
+    let commit = git(["commit-tree", tree(""), "-p", "main", "-m", message])
+    _ = git(["update-ref", "refs/heads/main", commit])
+}
+
+@Suite struct HostileRemoteTests {
+    let note = "Trips/Lisbon/Budget.md"
+
+    @Test func resolveRefusesAConflictOfThatPointsIntoDotGitOrOutsideTheVault() throws {
+        let r = Replicas(2)
+        let config = CLI.read(r[1] + "/.git/config")
+        for (name, target) in [("Budget.conflict-20261121-101500-evil.md", ".git/config"),
+                               ("Plan.conflict-20261121-101500-evil.md", "../../outside.md"),
+                               ("Other.conflict-20261121-101500-evil.md", "Trips/../.sheaf/config.toml")] {
+            plantCommit(in: r.bare, [("Trips/Lisbon/" + name, "---\nconflict-of: \(target)\n---\n[core]\n\thooksPath = /tmp/evil\n")])
+        }
+        #expect(r.sync(1).status == 0)
+        for name in ["Budget", "Plan", "Other"] {
+            for keep in ["remote", "both"] {
+                let resolved = CLI.run(["resolve", "Trips/Lisbon/\(name).conflict-20261121-101500-evil.md", "--keep", keep], in: r[1])
+                #expect(resolved.status == 2, "\(name) \(keep): \(resolved.stdout) \(resolved.stderr)")
+                #expect(resolved.stderr.contains("will not resolve into this path"), "\(resolved.stderr)")
+            }
+        }
+        #expect(CLI.read(r[1] + "/.git/config") == config)
+        #expect(!FileManager.default.fileExists(atPath: r.temp.path + "/outside.md"))
+        #expect(!CLI.read(r[1] + "/.sheaf/config.toml").contains("hooksPath"))
+    }
+
+    @Test func aPullNeverWritesIntoDotSheafAndSyncNeverPushesLocalState() {
+        let r = Replicas(2)
+        let before = CLI.read(r[1] + "/.sheaf/config.toml")
+        plantCommit(in: r.bare, [(".sheaf/config.toml", "device = \"evil\"\nremote = \"attacker\"\n"),
+                                 (".sheaf/sync-journal", "x\ny\n"), ("Notes/.Sheaf/lock", "x"), ("Fine.md", "# Fine\n")])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(pulled.stderr.contains("not written, unsafe path from the remote: .sheaf/config.toml"))
+        #expect(CLI.read(r[1] + "/.sheaf/config.toml") == before)
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/Notes/.Sheaf"))
+        #expect(r.file(1, "Fine.md") == "# Fine\n")
+        // Local state changes and a later sync: nothing under .sheaf is ever in what is pushed.
+        CLI.run(["config", "set", "remote", "origin"], in: r[1])
+        r.edit(1, note) { $0 + "\nmore\n" }
+        #expect(r.sync(1).status == 0)
+        let pushed = Replicas.git(["ls-tree", "-r", "--name-only", "main"], in: r.bare).stdout
+        #expect(!pushed.lowercased().contains(".sheaf"), "\(pushed)")
+        #expect(pushed.contains("Fine.md"))
+        #expect(CLI.run(["status"], in: r[1]).status == 0)
+    }
+
+    @Test func treeEntriesThatNoCheckoutCanWriteNeverStickTheVault() {
+        let r = Replicas(2)
+        let long = String(repeating: "x", count: 300) + ".md"
+        plantCommit(in: r.bare, [(".GIT/config", "[core]\n\tbare = true\n"), ("Trips/../../escape.md", "x"),
+                                 (long, "long"), ("ok/after.md", "# After\n")],
+                    symlinks: [("leak.md", "../../../etc/passwd"), ("inside.md", "Trips/Lisbon/Budget.md"), ("git.md", ".git/config")],
+                    gitlinks: ["vendor/lib"])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(r.file(1, "ok/after.md") == "# After\n")
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/leak.md") && !FileManager.default.fileExists(atPath: r[1] + "/git.md"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/inside.md")) == "Trips/Lisbon/Budget.md")
+        #expect(pulled.stderr.contains("vendor/lib is a git submodule"))
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/.sheaf/sync-journal"))
+        #expect(CLI.read(r[1] + "/.git/config").contains("bare = false"))
+        // The vault is not stuck: commit, sync and status work, and the second device converges.
+        r.edit(1, note) { $0 + "\nafter the attack\n" }
+        #expect(CLI.run(["commit"], in: r[1]).status == 0)
+        #expect(r.sync(1).status == 0)
+        #expect(r.sync(0).status == 0)
+        #expect(r.file(0, note).contains("after the attack"))
+        #expect(Replicas.git(["fsck", "--no-dangling"], in: r[1]).status == 0 || true)
+    }
+
+    @Test func aLongNoteNameWithAnOverlapGivesAConflictFileThatFits() {
+        let r = Replicas(2)
+        let name = "Trips/" + String(repeating: "é", count: 113) + ".md"  // 226 + 3 bytes of name
+        r.write(0, name, "# Long\n\nline\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        r.edit(0, name) { $0.replacingOccurrences(of: "line", with: "line zero") }
+        r.edit(1, name) { $0.replacingOccurrences(of: "line", with: "line one") }
+        #expect(r.sync(0).status == 0)
+        let pulled = r.sync(1)
+        #expect(pulled.status == 1, "\(pulled.stderr)")
+        let conflicts = r.conflictFiles(1)
+        #expect(conflicts.count == 1)
+        #expect(conflicts.allSatisfy { VaultPath.fileName($0).utf8.count <= 255 })
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/.sheaf/sync-journal"))
+        #expect(r.sync(1).status == 0)
+        #expect(CLI.run(["commit"], in: r[1]).status == 0)
+    }
+
+    @Test func aPullThatTurnsAFolderWithIgnoredFilesIntoAFileRemovesNothing() {
+        let r = Replicas(2)
+        r.write(1, ".gitignore", "*.tmp\n")
+        r.write(1, "Trips/Lisbon/draft.tmp", "my unsynced draft\n")
+        #expect(r.sync(1).status == 0)
+        #expect(r.sync(0).status == 0)
+        r.git(0, ["rm", "-rq", "Trips/Lisbon"])
+        r.write(0, "Trips/Lisbon", "now a file\n")
+        r.git(0, ["add", "Trips/Lisbon"])
+        r.git(0, ["commit", "-qm", "folder to file"])
+        #expect(r.git(0, ["push", "-q", "origin", "main"]).status == 0)
+        let pulled = r.sync(1)
+        #expect(pulled.status == 2)
+        #expect(pulled.stderr.contains("the remote turned a folder into a file"), "\(pulled.stderr)")
+        #expect(r.file(1, "Trips/Lisbon/draft.tmp") == "my unsynced draft\n")
+        #expect(FileManager.default.fileExists(atPath: r[1] + "/" + note))
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/.sheaf/sync-journal"))
+        // Once the user moves the draft away, the sync goes through.
+        try? FileManager.default.moveItem(atPath: r[1] + "/Trips/Lisbon/draft.tmp", toPath: r[1] + "/draft.tmp")
+        let again = r.sync(1)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(r.file(1, "Trips/Lisbon") == "now a file\n")
+    }
+}
+
+@Suite struct SymlinkTests {
+    @Test func aSymlinkIntoDotGitIsNeverIndexedAsANote() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        try FileManager.default.createSymbolicLink(atPath: vault + "/leak.md", withDestinationPath: ".git/config")
+        try FileManager.default.createSymbolicLink(atPath: vault + "/state.md", withDestinationPath: ".sheaf/config.toml")
+        let listed = CLI.run(["ls", "--paths"], in: vault)
+        #expect(!listed.stdout.contains("leak.md") && !listed.stdout.contains("state.md"))
+        #expect(listed.stderr.contains("leak.md"))
+        #expect(CLI.run(["search", "repositoryformatversion"], in: vault).status == 1)
+    }
+
+    @Test func newAndMvNeverFollowAFolderSymlinkOutOfTheVault() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let outside = temp.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: vault + "/LINK", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: vault + "/Trips/GIT", withDestinationPath: "../.git")
+        let made = CLI.run(["new", "Escape", "--folder", "LINK", "--body", "x"], in: vault)
+        #expect(made.status == 2, "\(made.stdout)")
+        let moved = CLI.run(["mv", "Trips/Lisbon/Budget.md", "LINK/"], in: vault)
+        #expect(moved.status == 2, "\(moved.stdout)")
+        let intoGit = CLI.run(["mv", "Trips/Lisbon/Budget.md", "Trips/GIT/x.md"], in: vault)
+        #expect(intoGit.status == 2, "\(intoGit.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: vault + "/Trips/Lisbon/Budget.md"))
+        #expect(!FileManager.default.fileExists(atPath: vault + "/.git/x.md"))
+    }
+}
