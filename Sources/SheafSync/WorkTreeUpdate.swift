@@ -79,8 +79,17 @@ public struct WorkTreeUpdate {
     private func checkObstacles(_ changes: [TreeChange]) throws {
         let deleted = Set(changes.filter { $0.kind == .deleted || $0.kind == .renamed }.map(\.oldPath))
         for change in changes where change.kind != .deleted {
-            guard let new = change.newFile, new.mode != 0o160000,
-                  case .success = VaultPathGuard.check(change.path, in: workTree) else { continue }
+            guard let new = change.newFile, new.mode != 0o160000 else { continue }
+            switch VaultPathGuard.check(change.path, in: workTree) {
+            case .success: break
+            case .failure(.throughSymlink(let folder)), .failure(.notAFolder(let folder)):
+                // A file or symlink of this vault where the commit needs a folder.
+                guard !deleted.contains(folder) else { continue }
+                throw SheafError("the remote has a folder where this vault has a file or a symlink", path: folder,
+                                 cause: "the commit writes \(change.path)",
+                                 hint: "move \(folder) elsewhere (or commit its removal), then sync again; nothing was changed")
+            case .failure: continue
+            }
             var info = stat()
             guard lstat(workTree + "/" + change.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
             let kept = filesBelow(change.path).filter { !deleted.contains($0) }
