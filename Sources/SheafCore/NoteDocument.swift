@@ -24,10 +24,15 @@ public struct NoteDocument: Equatable, Sendable {
         }
     }
 
-    /// The document as text again.
+    /// The document as text again. A closing line that ended the file (no line break after
+    /// `---`) gets this note's line ending once a body follows it, so the body can never be
+    /// fused into the delimiter line (`---text`), which would turn the block into body text.
     public var rendered: String {
         var out = hasBOM ? "\u{FEFF}" : ""
-        if let frontMatter { out += frontMatter.rendered }
+        if let frontMatter {
+            out += frontMatter.rendered
+            if !body.isEmpty && !frontMatter.closing.endsWithLineBreak { out += lineEnding }
+        }
         out += body
         return out
     }
@@ -54,7 +59,14 @@ public struct FrontMatterBlock: Equatable, Sendable {
         self.closing = closing
     }
 
-    public var rendered: String { opening + lines.joined() + closing }
+    /// The block as text. Every line but the closing one ends with a line break (the opening
+    /// line's, or "\n"), also when an edit left one without, so lines never run together.
+    public var rendered: String {
+        let ending = Lines.terminator(opening).isEmpty ? "\n" : Lines.terminator(opening)
+        var out = opening.endsWithLineBreak ? opening : opening + ending
+        for line in lines { out += line.endsWithLineBreak ? line : line + ending }
+        return out + closing
+    }
 
     /// The YAML text alone, with "\n" line endings, as a parser wants it.
     public var yaml: String { lines.map { Lines.content($0) + "\n" }.joined() }

@@ -1,0 +1,47 @@
+// Issue 9, item 8: a front-matter block that ends the file without a line break (`---` as the
+// last bytes) was fused with the other side's first body line (`---body`), so the merged note
+// lost its front-matter (title and tags vanished) and the merge still reported success.
+import Foundation
+import SheafCore
+import Testing
+@testable import SheafSync
+
+@Suite struct FrontMatterAtEndOfFileTests {
+    @Test func frontMatterEndingTheFileWithoutNewlineIsNotFusedWithTheOtherSidesBody() throws {
+        let b = "---\ntitle: A\n---\n"
+        let o = "---\ntitle: A\ntags: [x]\n---"
+        let t = "---\ntitle: A\n---\nnew body\n"
+        let r = try merge(b, o, t)
+        #expect(r.remote == nil)
+        #expect(r.note == "---\ntitle: A\ntags: [x]\n---\nnew body\n")
+        // The other way round: the remote side's closing line ends the file.
+        let swapped = try merge(b, t, o)
+        #expect(swapped.note == "---\ntitle: A\ntags: [x]\n---\nnew body\n")
+    }
+
+    @Test func conflictFileOfAFrontMatterOnlySideKeepsItsFrontMatter() throws {
+        // The local side deleted the body and ended the file after `---`; the remote side
+        // appended to the body: an overlap, whose conflict file is rendered from the local
+        // front-matter and the remote body.
+        let b = "---\ntitle: A\n---\nbody\n"
+        let o = "---\ntitle: A\ntags: [x]\n---"
+        let t = "---\ntitle: A\n---\nbody\nmore\n"
+        let r = try merge(b, o, t)
+        #expect(r.note == o)
+        let remote = try #require(r.remote)
+        #expect(remote == "---\ntitle: A\ntags: [x]\n---\nbody\nmore\n")
+        let file = String(decoding: ConflictFile.content(remote: Array(remote.utf8), notePath: "n.md", isNote: true), as: UTF8.self)
+        let doc = NoteDocument(text: file)
+        let fm = try FrontMatter(parsing: try #require(doc.frontMatter))
+        #expect(fm["title"] == .scalar("A") && fm["conflict-of"] == .scalar("n.md"))
+        #expect(doc.body == "body\nmore\n")
+    }
+
+    @Test func renderedDocumentNeverJoinsTheClosingLineToTheBody() {
+        var doc = NoteDocument(text: "\u{FEFF}---\r\ntitle: A\r\n---")
+        #expect(doc.body.isEmpty && doc.rendered == "\u{FEFF}---\r\ntitle: A\r\n---", "an unedited note renders byte for byte")
+        doc.body = "text\r\n"
+        #expect(doc.rendered == "\u{FEFF}---\r\ntitle: A\r\n---\r\ntext\r\n")
+        #expect(NoteDocument(text: doc.rendered).frontMatter?.lines == ["title: A\r\n"])
+    }
+}
