@@ -88,7 +88,8 @@ public struct FrontMatterEditor: Sendable {
             let insertAt = items.last?.end ?? entry.keyLine + 1
             let ending = ending(of: lines[insertAt - 1])
             lines.insert(contentsOf: toAdd.map { prefix + YAMLScalar.render($0) + ending }, at: insertAt)
-        } else if let flow = YAMLScalar.flowItems(value) {
+        } else if let flow = Self.isNull(value) ? [] : YAMLScalar.flowItems(value) {
+            // A YAML null (`~`, `null`) is an empty list: it becomes a flow list of the items.
             let rendered = toAdd.map { YAMLScalar.render($0, inFlow: true) }
             let inner: String
             if flow.isEmpty {
@@ -132,6 +133,8 @@ public struct FrontMatterEditor: Sendable {
                 lines.removeSubrange(item.line..<item.end)
                 removed.insert(item.value, at: 0)
             }
+        } else if Self.isNull(value) {
+            return []
         } else if let flow = YAMLScalar.flowItems(value) {
             var kept: [Substring] = []
             for raw in flow {
@@ -343,8 +346,14 @@ public struct FrontMatterEditor: Sendable {
         let content = Lines.content(lines[entry.keyLine])
         let value = YAMLScalar.splitComment(content[entry.valueStart...]).value.trimmingBlanks
         if value.isEmpty { return blockItems(of: entry, in: lines).map(\.value) }
+        if Self.isNull(value) { return [] }
         if let flow = YAMLScalar.flowItems(value) { return flow.map { YAMLScalar.text(of: $0) } }
         return FrontMatter.splitList(YAMLScalar.text(of: value))
+    }
+
+    /// Whether a value as written is YAML's null (an empty list to the list operations).
+    private static func isNull(_ value: Substring) -> Bool {
+        ["~", "null", "Null", "NULL"].contains(value)
     }
 
     private static func renderKey(_ key: String) -> String {

@@ -148,4 +148,17 @@ import Testing
         let out = try edit(text) { $0.addItems(["a"], to: "tags") }
         #expect(out == "---\nmeta:\n  tags: [x]\ntags:\n  - a\n---\n")
     }
+
+    /// Fuzz find: `aliases: ~` is YAML null, an empty list; adding to it wrote `aliases: ~ a`,
+    /// which reads as a list whose first item is `~`.
+    @Test func addToNullListKeyReplacesTheNullInsteadOfKeepingATildeItem() throws {
+        for null in ["~", "null", "Null", "NULL"] {
+            let out = try edit("---\naliases: \(null)  # none yet\ntitle: T\n---\n") { $0.addItems(["a", "b c"], to: "aliases") }
+            #expect(out == "---\naliases: [a, b c]  # none yet\ntitle: T\n---\n")
+            let fm = try FrontMatter(parsing: try #require(NoteDocument(text: out).frontMatter))
+            #expect(fm.stringList("aliases") == ["a", "b c"])
+        }
+        #expect(try edit("---\naliases: ~\n---\n") { $0.removeItems(["~"], from: "aliases") } == "---\naliases: ~\n---\n",
+                "a null holds no item to remove")
+    }
 }

@@ -200,6 +200,14 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(r.note == "a1\nb\nc1\n" && r.remote == nil)
     }
 
+    /// Fuzz find: one side emptied a list to YAML null (`~`), the other added an item; the
+    /// merge wrote `aliases: ~ z`, a list whose first item is `~`.
+    @Test func listEmptiedToNullOnOneSideTakesTheOtherSidesAdditionsWithoutATilde() throws {
+        let r = try merge("---\naliases: x\n---\n", "---\naliases: ~\n---\n", "---\naliases: x z\n---\n")
+        #expect(r.remote == nil)
+        #expect(r.note == "---\naliases: [z]\n---\n")
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let ours = base.replacingOccurrences(of: "Line three.", with: "L3 local").replacingOccurrences(of: "title: Lisbon", with: "title: X")
         let theirs = base.replacingOccurrences(of: "Line three.", with: "L3 remote").replacingOccurrences(of: "title: Lisbon", with: "title: Y")
