@@ -24,14 +24,19 @@ public struct NoteDocument: Equatable, Sendable {
         }
     }
 
-    /// The document as text again. A closing line that ended the file (no line break after
-    /// `---`) gets this note's line ending once a body follows it, so the body can never be
-    /// fused into the delimiter line (`---text`), which would turn the block into body text.
+    /// The document as text again, which reads back as the same pieces. A closing line that
+    /// ended the file (no line break after `---`) gets this note's line ending once a body
+    /// follows it, so the body is never fused into the delimiter line (`---text`). A note without
+    /// front-matter whose body would read as a block (it starts with a `---` line and has a
+    /// closing one) gets an empty block first, so its body stays body.
     public var rendered: String {
         var out = hasBOM ? "\u{FEFF}" : ""
         if let frontMatter {
             out += frontMatter.rendered
             if !body.isEmpty && !frontMatter.closing.endsWithLineBreak { out += lineEnding }
+        } else if FrontMatterBlock.take(from: body[...]) != nil {
+            let ending = Lines.dominantEnding(body[...])
+            out += "---" + ending + "---" + ending
         }
         out += body
         return out

@@ -92,7 +92,9 @@ struct FrontMatterMerge {
             }
             conflicts.append(key)
         }
-        let ordered = editor.keyedLines.map(\.key).filter { conflicts.contains($0) }
+        // In the primary side's order; a key the primary side removed comes last.
+        let present = editor.keyedLines.map(\.key)
+        let ordered = present.filter { conflicts.contains($0) } + conflicts.filter { !present.contains($0) }
         return (editor.document.frontMatter, ordered)
     }
 

@@ -13,7 +13,8 @@ public struct FileMerge: Sendable, Equatable {
     public var merged: [UInt8]
     /// The remote side's version when the edits overlapped: the content of the conflict file.
     public var remote: [UInt8]?
-    /// Front-matter keys both sides changed differently, in the order of the local note.
+    /// Front-matter keys both sides changed differently (one may have removed it), in the order
+    /// of the local note, then keys the local side removed.
     public var conflictingKeys: [String]
     /// Whether body lines overlapped.
     public var bodyOverlap: Bool

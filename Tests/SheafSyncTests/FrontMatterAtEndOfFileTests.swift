@@ -44,4 +44,13 @@ import Testing
         #expect(doc.rendered == "\u{FEFF}---\r\ntitle: A\r\n---\r\ntext\r\n")
         #expect(NoteDocument(text: doc.rendered).frontMatter?.lines == ["title: A\r\n"])
     }
+
+    @Test func renderedBodyThatWouldReadAsFrontMatterIsPrecededByAnEmptyBlock() {
+        var doc = NoteDocument(text: "---\r\na: 1\r\n---\r\n---\r\nb: 2\r\n---\r\ntext\r\n")
+        doc.frontMatter = nil
+        #expect(doc.rendered == "---\r\n---\r\n---\r\nb: 2\r\n---\r\ntext\r\n")
+        #expect(NoteDocument(text: doc.rendered).body == doc.body)
+        let plain = NoteDocument(text: "---\nnot closed\n")
+        #expect(plain.frontMatter == nil && plain.rendered == "---\nnot closed\n", "a body that cannot read as a block renders as is")
+    }
 }

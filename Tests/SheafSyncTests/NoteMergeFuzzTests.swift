@@ -236,7 +236,7 @@ enum NoteMergeLaws {
     static func isList(_ value: YAMLValue, key: String) -> Bool {
         if case .list = value { return true }
         if case .scalar = value { return ["tags", "aliases"].contains(key.lowercased()) }
-        if case .null = value { return ["tags", "aliases"].contains(key.lowercased()) }
+        if case .null = value { return true }  // the merge reads null as an empty list
         return false
     }
 

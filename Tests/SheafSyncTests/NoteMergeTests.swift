@@ -208,6 +208,32 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(r.note == "---\naliases: [z]\n---\n")
     }
 
+    /// Fuzz find: a key the local side removed and the remote side changed was a conflict
+    /// (the other way round it was), but the conflict was dropped because only keys still in the
+    /// local note were listed, so the remote change vanished without a conflict file.
+    @Test func keyRemovedLocallyAndChangedRemotelyIsAConflictLikeTheOtherWayRound() throws {
+        let b = "---\ntitle: A\nstatus: x\n---\nbody\n"
+        let removed = "---\ntitle: A\n---\nbody\n", changed = "---\ntitle: A\nstatus: y\n---\nbody\n"
+        let r = try merge(b, removed, changed)
+        #expect(r.note == removed && r.remote == changed && r.keys == ["status"])
+        let mirrored = try merge(b, changed, removed)
+        #expect(mirrored.note == changed && mirrored.remote == removed && mirrored.keys == ["status"])
+    }
+
+    /// Fuzz find: when the merged note has no front-matter (one side removed it) and the merged
+    /// body starts with a `---` line followed later by another, the note read back as a broken
+    /// front-matter block and those body lines were no longer body.
+    @Test func bodyStartingWithDashesStaysBodyWhenTheFrontMatterIsRemoved() throws {
+        let b = "---\ntitle: A\n---\nintro\nword\n---\nend\n"
+        let o = "intro\nword\n---\nend\n"
+        let t = "---\ntitle: A\n---\n---\nword\n---\nend\n"
+        let r = try merge(b, o, t)
+        #expect(r.remote == nil)
+        let doc = NoteDocument(text: r.note)
+        #expect(doc.body == "---\nword\n---\nend\n")
+        #expect(doc.frontMatter.map { (try? FrontMatter(parsing: $0))?.entries.isEmpty == true } == true)
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let ours = base.replacingOccurrences(of: "Line three.", with: "L3 local").replacingOccurrences(of: "title: Lisbon", with: "title: X")
         let theirs = base.replacingOccurrences(of: "Line three.", with: "L3 remote").replacingOccurrences(of: "title: Lisbon", with: "title: Y")
