@@ -4,6 +4,7 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafSync
 
 @Suite struct FrontMatterAtEndOfFileTests {
@@ -52,5 +53,49 @@ import Testing
         #expect(NoteDocument(text: doc.rendered).body == doc.body)
         let plain = NoteDocument(text: "---\nnot closed\n")
         #expect(plain.frontMatter == nil && plain.rendered == "---\nnot closed\n", "a body that cannot read as a block renders as is")
+    }
+
+    /// One side of a merge, built from the shapes that met in this bug.
+    static func variant(frontMatter: Int, body: Int, finalNewline: Bool, ending: Int, bom: Bool) -> [UInt8] {
+        var lines = [[], ["---", "title: Á"], ["---", "title: Á", "tags: [x, ü]"]][frontMatter]
+        if frontMatter > 0 { lines.append("---") }
+        lines += [[], ["body"], ["body café", "---", "more 日本語"]][body]
+        var out = bom ? "\u{FEFF}" : ""
+        for (i, line) in lines.enumerated() {
+            out += line
+            if i < lines.count - 1 || finalNewline { out += ending == 1 || (ending == 2 && i % 2 == 1) ? "\r\n" : "\n" }
+        }
+        return Array(out.utf8)
+    }
+
+    /// Every combination of: front-matter absent, unchanged or changed; body empty, unchanged or
+    /// edited with a `---` line and Unicode; final line break or not; LF, CRLF or mixed endings;
+    /// BOM or not, on the local side against a smaller set on the remote side (the full product
+    /// on both sides with SHEAF_LONG_TESTS=1); each merge checked against every law of Sync.
+    @Test func everyShapeOfAFrontMatterEndingTheFileKeepsTheLawsOfSync() {
+        let long = ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"
+        let base = Array("---\ntitle: Á\n---\nbody\n".utf8)
+        func sides(full: Bool) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            for fm in 0...2 { for body in 0...2 { for nl in [true, false] {
+                for ending in full ? [0, 1, 2] : [0] { for bom in full ? [false, true] : [false] {
+                    out.append(Self.variant(frontMatter: fm, body: body, finalNewline: nl, ending: ending, bom: bom))
+                } }
+            } } }
+            return out
+        }
+        var failed = 0
+        for ours in sides(full: true) {
+            for theirs in sides(full: long) {
+                let failures = NoteMergeLaws.check(base: base, ours: ours, theirs: theirs)
+                if !failures.isEmpty {
+                    failed += 1
+                    if failed <= 10 {
+                        Issue.record("local \(String(decoding: ours, as: UTF8.self).debugDescription), remote \(String(decoding: theirs, as: UTF8.self).debugDescription): \(failures.joined(separator: "; "))")
+                    }
+                }
+            }
+        }
+        #expect(failed == 0)
     }
 }
