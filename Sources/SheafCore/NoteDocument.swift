@@ -10,6 +10,11 @@ public struct NoteDocument: Equatable, Sendable {
     /// Everything after the front-matter block.
     public var body: String
 
+    /// Equal byte for byte (canonically equivalent text is a change to a note).
+    public static func == (a: NoteDocument, b: NoteDocument) -> Bool {
+        a.hasBOM == b.hasBOM && a.frontMatter == b.frontMatter && a.body.isIdentical(to: b.body)
+    }
+
     /// Splits `text` (BOM already decoded as U+FEFF when present).
     public init(text: String) {
         var rest = Substring(text)
@@ -57,6 +62,11 @@ public struct FrontMatterBlock: Equatable, Sendable {
     public var lines: [String]
     /// The closing `---` (or `...`) line with its terminator (none at end of file).
     public var closing: String
+
+    /// Equal byte for byte (canonically equivalent text is a change to a note).
+    public static func == (a: FrontMatterBlock, b: FrontMatterBlock) -> Bool {
+        a.opening.isIdentical(to: b.opening) && a.lines.isIdentical(to: b.lines) && a.closing.isIdentical(to: b.closing)
+    }
 
     public init(opening: String = "---\n", lines: [String], closing: String = "---\n") {
         self.opening = opening

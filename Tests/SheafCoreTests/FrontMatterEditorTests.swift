@@ -161,4 +161,14 @@ import Testing
         #expect(try edit("---\naliases: ~\n---\n") { $0.removeItems(["~"], from: "aliases") } == "---\naliases: ~\n---\n",
                 "a null holds no item to remove")
     }
+
+    /// Hostile find: `==` on Swift strings equates "café" and "cafe\u{301}"; YAML does not.
+    @Test func keysThatDifferOnlyInUnicodeNormalizationAreDifferentKeys() throws {
+        let text = "---\ncafé: 1\ncafe\u{301}: 2\n---\n"
+        let out = try edit(text) { $0.set("cafe\u{301}", to: "x") }
+        #expect(Array(out.utf8) == Array("---\ncafé: 1\ncafe\u{301}: x\n---\n".utf8))
+        let fm = try FrontMatter(parsing: try #require(NoteDocument(text: text).frontMatter))
+        #expect(fm["cafe\u{301}"] == .scalar("2") && fm["café"] == .scalar("1"))
+        #expect(YAMLValue.scalar("café") != .scalar("cafe\u{301}"))
+    }
 }

@@ -297,16 +297,17 @@ enum NoteMergeLaws {
 
         let fms = inputs.map(frontMatter)
         let allParse = fms.allSatisfy { $0 != nil }
-        let kept = Set(lines(note) + lines(conflict ?? ""))
+        // Lines compare byte for byte (Swift's == equates "é" and "e\u{301}").
+        let kept = Set((lines(note) + lines(conflict ?? "")).map { Array($0.utf8) })
 
         // Every line either side added (to the body, or anywhere when a block does not parse).
         func addedLines(_ side: String) -> [String] {
             let sideLines = allParse ? lines(NoteDocument(text: side).body) : lines(side)
-            let baseLines = Set(allParse ? lines(NoteDocument(text: b).body) : lines(b))
-            return sideLines.filter { !baseLines.contains($0) }
+            let baseLines = Set((allParse ? lines(NoteDocument(text: b).body) : lines(b)).map { Array($0.utf8) })
+            return sideLines.filter { !baseLines.contains(Array($0.utf8)) }
         }
         for (name, side) in [("local", o), ("remote", t)] {
-            for line in addedLines(side) where !kept.contains(line) { failures.append("lost \(name) line \(line.debugDescription)") }
+            for line in addedLines(side) where !kept.contains(Array(line.utf8)) { failures.append("lost \(name) line \(line.debugDescription)") }
         }
 
         guard allParse, let fb = fms[0], let fo = fms[1], let ft = fms[2] else { return failures }

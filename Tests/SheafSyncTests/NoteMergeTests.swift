@@ -234,6 +234,23 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(doc.frontMatter.map { (try? FrontMatter(parsing: $0))?.entries.isEmpty == true } == true)
     }
 
+    /// Hostile find: Swift's `==` equates canonically equivalent text ("é" and "e\u{301}"), but
+    /// YAML keys and the bytes of a note do not; keys that differ only so were taken for one
+    /// key, and a change of normalisation alone for no change: the remote edit was lost, exit 0.
+    @Test func keysThatDifferOnlyInUnicodeNormalizationAreTwoKeys() throws {
+        let b = "---\ncafé: 1\ncafe\u{301}: 2\n---\nbody\n"
+        let r = try merge(b, "---\ncafé: 3\ncafe\u{301}: 2\n---\nbody\n", "---\ncafé: 1\ncafe\u{301}: 4\n---\nbody\n")
+        #expect(r.remote == nil)
+        #expect(Array(r.note.utf8) == Array("---\ncafé: 3\ncafe\u{301}: 4\n---\nbody\n".utf8))
+    }
+
+    @Test func aChangeOfUnicodeNormalizationAloneIsAChange() throws {
+        let b = "---\ntitle: café\nstatus: a\n---\nbody\n"
+        let r = try merge(b, "---\ntitle: café\nstatus: b\n---\nbody\n", "---\ntitle: cafe\u{301}\nstatus: a\n---\nbody\n")
+        #expect(r.remote == nil)
+        #expect(Array(r.note.utf8) == Array("---\ntitle: cafe\u{301}\nstatus: b\n---\nbody\n".utf8))
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let ours = base.replacingOccurrences(of: "Line three.", with: "L3 local").replacingOccurrences(of: "title: Lisbon", with: "title: X")
         let theirs = base.replacingOccurrences(of: "Line three.", with: "L3 remote").replacingOccurrences(of: "title: Lisbon", with: "title: Y")
