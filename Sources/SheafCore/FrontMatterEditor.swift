@@ -31,7 +31,7 @@ public struct FrontMatterEditor: Sendable {
     public mutating func set(_ key: String, to value: String) {
         let rendered = YAMLScalar.render(value)
         var lines = blockLines
-        if let entry = Self.entries(in: lines).first(where: { $0.key == key }) {
+        if let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) {
             let line = lines[entry.keyLine]
             let content = Lines.content(line)
             let comment = YAMLScalar.splitComment(content[entry.valueStart...]).comment
@@ -47,7 +47,7 @@ public struct FrontMatterEditor: Sendable {
     @discardableResult
     public mutating func remove(_ key: String) -> Bool {
         var lines = blockLines
-        guard let entry = Self.entries(in: lines).first(where: { $0.key == key }) else { return false }
+        guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return false }
         lines.removeSubrange(entry.keyLine..<entry.end)
         blockLines = lines
         return true
@@ -61,7 +61,7 @@ public struct FrontMatterEditor: Sendable {
                                   normalize: (String) -> String = { $0 }) -> [String] {
         var lines = blockLines
         let entries = Self.entries(in: lines)
-        let entry = entries.first { $0.key == key }
+        let entry = entries.first { $0.key.isIdentical(to: key) }
         var seen = Set((entry.map { listValues(of: $0, in: lines) } ?? []).map(normalize))
         let toAdd = items.filter { seen.insert(normalize($0)).inserted }
         if toAdd.isEmpty { return [] }
@@ -88,7 +88,8 @@ public struct FrontMatterEditor: Sendable {
             let insertAt = items.last?.end ?? entry.keyLine + 1
             let ending = ending(of: lines[insertAt - 1])
             lines.insert(contentsOf: toAdd.map { prefix + YAMLScalar.render($0) + ending }, at: insertAt)
-        } else if let flow = YAMLScalar.flowItems(value) {
+        } else if let flow = Self.isNull(value) ? [] : YAMLScalar.flowItems(value) {
+            // A YAML null (`~`, `null`) is an empty list: it becomes a flow list of the items.
             let rendered = toAdd.map { YAMLScalar.render($0, inFlow: true) }
             let inner: String
             if flow.isEmpty {
@@ -118,7 +119,7 @@ public struct FrontMatterEditor: Sendable {
     public mutating func removeItems(_ items: [String], from key: String,
                                      normalize: (String) -> String = { $0 }) -> [String] {
         var lines = blockLines
-        guard let entry = Self.entries(in: lines).first(where: { $0.key == key }) else { return [] }
+        guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return [] }
         let targets = Set(items.map(normalize))
         let keyLine = lines[entry.keyLine]
         let content = Lines.content(keyLine)
@@ -132,6 +133,8 @@ public struct FrontMatterEditor: Sendable {
                 lines.removeSubrange(item.line..<item.end)
                 removed.insert(item.value, at: 0)
             }
+        } else if Self.isNull(value) {
+            return []
         } else if let flow = YAMLScalar.flowItems(value) {
             var kept: [Substring] = []
             for raw in flow {
@@ -174,9 +177,9 @@ public struct FrontMatterEditor: Sendable {
         var lines = blockLines
         let converted = newLines.map { String(Lines.content($0)) + eol }
         let entries = Self.entries(in: lines)
-        if let entry = entries.first(where: { $0.key == key }) {
+        if let entry = entries.first(where: { $0.key.isIdentical(to: key) }) {
             lines.replaceSubrange(entry.keyLine..<entry.end, with: converted)
-        } else if let after, let previous = entries.first(where: { $0.key == after }) {
+        } else if let after, let previous = entries.first(where: { $0.key.isIdentical(to: after) }) {
             lines.insert(contentsOf: converted, at: previous.end)
         } else if after == nil {
             lines.insert(contentsOf: converted, at: entries.first?.keyLine ?? appendIndex(lines))
@@ -343,11 +346,17 @@ public struct FrontMatterEditor: Sendable {
         let content = Lines.content(lines[entry.keyLine])
         let value = YAMLScalar.splitComment(content[entry.valueStart...]).value.trimmingBlanks
         if value.isEmpty { return blockItems(of: entry, in: lines).map(\.value) }
+        if Self.isNull(value) { return [] }
         if let flow = YAMLScalar.flowItems(value) { return flow.map { YAMLScalar.text(of: $0) } }
         return FrontMatter.splitList(YAMLScalar.text(of: value))
     }
 
+    /// Whether a value as written is YAML's null (an empty list to the list operations).
+    private static func isNull(_ value: Substring) -> Bool {
+        ["~", "null", "Null", "NULL"].contains(value)
+    }
+
     private static func renderKey(_ key: String) -> String {
-        parseKey(Substring(key + ":"))?.0 == key ? key : YAMLScalar.doubleQuoted(key)
+        parseKey(Substring(key + ":"))?.0.isIdentical(to: key) == true ? key : YAMLScalar.doubleQuoted(key)
     }
 }

@@ -72,3 +72,17 @@ extension StringProtocol {
     /// "\r\n", which Swift counts as one Character.
     public var endsWithLineBreak: Bool { Substring(self).utf8.last == UInt8(ascii: "\n") }
 }
+
+extension StringProtocol {
+    /// Equal byte for byte. Swift's `==` also equates canonically equivalent texts ("é" and
+    /// "e\u{301}"), which YAML keys and a note's bytes do not: front-matter code compares keys,
+    /// values and lines with this.
+    public func isIdentical<T: StringProtocol>(to other: T) -> Bool { utf8.elementsEqual(other.utf8) }
+}
+
+extension Array where Element: StringProtocol {
+    /// Equal line by line, byte for byte.
+    public func isIdentical(to other: [Element]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.isIdentical(to: $1) }
+    }
+}

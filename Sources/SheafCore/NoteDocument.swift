@@ -10,6 +10,11 @@ public struct NoteDocument: Equatable, Sendable {
     /// Everything after the front-matter block.
     public var body: String
 
+    /// Equal byte for byte (canonically equivalent text is a change to a note).
+    public static func == (a: NoteDocument, b: NoteDocument) -> Bool {
+        a.hasBOM == b.hasBOM && a.frontMatter == b.frontMatter && a.body.isIdentical(to: b.body)
+    }
+
     /// Splits `text` (BOM already decoded as U+FEFF when present).
     public init(text: String) {
         var rest = Substring(text)
@@ -24,10 +29,20 @@ public struct NoteDocument: Equatable, Sendable {
         }
     }
 
-    /// The document as text again.
+    /// The document as text again, which reads back as the same pieces. A closing line that
+    /// ended the file (no line break after `---`) gets this note's line ending once a body
+    /// follows it, so the body is never fused into the delimiter line (`---text`). A note without
+    /// front-matter whose body would read as a block (it starts with a `---` line and has a
+    /// closing one) gets an empty block first, so its body stays body.
     public var rendered: String {
         var out = hasBOM ? "\u{FEFF}" : ""
-        if let frontMatter { out += frontMatter.rendered }
+        if let frontMatter {
+            out += frontMatter.rendered
+            if !body.isEmpty && !frontMatter.closing.endsWithLineBreak { out += lineEnding }
+        } else if FrontMatterBlock.take(from: body[...]) != nil {
+            let ending = Lines.dominantEnding(body[...])
+            out += "---" + ending + "---" + ending
+        }
         out += body
         return out
     }
@@ -48,13 +63,25 @@ public struct FrontMatterBlock: Equatable, Sendable {
     /// The closing `---` (or `...`) line with its terminator (none at end of file).
     public var closing: String
 
+    /// Equal byte for byte (canonically equivalent text is a change to a note).
+    public static func == (a: FrontMatterBlock, b: FrontMatterBlock) -> Bool {
+        a.opening.isIdentical(to: b.opening) && a.lines.isIdentical(to: b.lines) && a.closing.isIdentical(to: b.closing)
+    }
+
     public init(opening: String = "---\n", lines: [String], closing: String = "---\n") {
         self.opening = opening
         self.lines = lines
         self.closing = closing
     }
 
-    public var rendered: String { opening + lines.joined() + closing }
+    /// The block as text. Every line but the closing one ends with a line break (the opening
+    /// line's, or "\n"), also when an edit left one without, so lines never run together.
+    public var rendered: String {
+        let ending = Lines.terminator(opening).isEmpty ? "\n" : Lines.terminator(opening)
+        var out = opening.endsWithLineBreak ? opening : opening + ending
+        for line in lines { out += line.endsWithLineBreak ? line : line + ending }
+        return out + closing
+    }
 
     /// The YAML text alone, with "\n" line endings, as a parser wants it.
     public var yaml: String { lines.map { Lines.content($0) + "\n" }.joined() }

@@ -10,13 +10,14 @@ public indirect enum YAMLValue: Equatable, Sendable {
     case list([YAMLValue])
     case map([(String, YAMLValue)])
 
+    /// Byte-for-byte equality of keys and scalars (see `isIdentical`).
     public static func == (a: YAMLValue, b: YAMLValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
-        case let (.scalar(x), .scalar(y)): return x == y
+        case let (.scalar(x), .scalar(y)): return x.isIdentical(to: y)
         case let (.list(x), .list(y)): return x == y
         case let (.map(x), .map(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0.isIdentical(to: $1.0) && $0.1 == $1.1 }
         default: return false
         }
     }
@@ -95,7 +96,7 @@ public struct FrontMatter: Equatable, Sendable {
     }
 
     public subscript(key: String) -> YAMLValue? {
-        entries.first { $0.key == key }?.value
+        entries.first { $0.key.isIdentical(to: key) }?.value
     }
 
     /// A string list from a key holding a YAML list or a comma/space separated string.

@@ -42,7 +42,7 @@ struct FrontMatterMerge {
     /// A block that parses as a mapping whose top-level keys are unique.
     private static func isValidMapping(_ block: FrontMatterBlock) -> Bool {
         guard let parsed = try? FrontMatter(parsing: block) else { return false }
-        return Set(parsed.entries.map(\.key)).count == parsed.entries.count
+        return Set(parsed.entries.map { Array($0.key.utf8) }).count == parsed.entries.count
     }
 
     /// Keys that hold sets whose items compare without case and without a leading `#`.
@@ -58,20 +58,29 @@ struct FrontMatterMerge {
         guard var editor = try? FrontMatterEditor(document: primary),
               let other = try? FrontMatterEditor(document: secondary),
               let ancestor = try? FrontMatterEditor(document: base) else { return (primary.frontMatter, []) }
-        let p = Dictionary(editor.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
-        let s = Dictionary(other.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
-        let b = Dictionary(ancestor.keyedLines.map { ($0.key, $0.lines) }, uniquingKeysWith: { a, _ in a })
+        // Keys and lines compare byte for byte: "café" and "cafe\u{301}" are two YAML keys.
+        func byKey(_ e: FrontMatterEditor) -> [[UInt8]: [String]] {
+            Dictionary(e.keyedLines.map { (Array($0.key.utf8), $0.lines) }, uniquingKeysWith: { a, _ in a })
+        }
+        func same(_ x: [String]?, _ y: [String]?) -> Bool {
+            switch (x, y) {
+            case (nil, nil): return true
+            case let (x?, y?): return x.isIdentical(to: y)
+            default: return false
+            }
+        }
+        let (p, s, b) = (byKey(editor), byKey(other), byKey(ancestor))
         let (pValues, sValues, bValues) = (editor.frontMatter, other.frontMatter, ancestor.frontMatter)
 
         var conflicts: [String] = []
         var previousInSecondary: String? = nil
         let order = other.keyedLines.map(\.key) + editor.keyedLines.map(\.key) + ancestor.keyedLines.map(\.key)
-        var seen = Set<String>()
-        for key in order where seen.insert(key).inserted {
-            defer { if s[key] != nil { previousInSecondary = key } }
-            let (pl, sl, bl) = (p[key], s[key], b[key])
-            if sl == bl || pl == sl { continue }
-            if pl == bl {
+        var seen = Set<[UInt8]>()
+        for key in order where seen.insert(Array(key.utf8)).inserted {
+            defer { if s[Array(key.utf8)] != nil { previousInSecondary = key } }
+            let (pl, sl, bl) = (p[Array(key.utf8)], s[Array(key.utf8)], b[Array(key.utf8)])
+            if same(sl, bl) || same(pl, sl) { continue }
+            if same(pl, bl) {
                 // Only the secondary side changed this key: its lines, verbatim.
                 if let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
                 else { editor.remove(key) }
@@ -92,7 +101,10 @@ struct FrontMatterMerge {
             }
             conflicts.append(key)
         }
-        let ordered = editor.keyedLines.map(\.key).filter { conflicts.contains($0) }
+        // In the primary side's order; a key the primary side removed comes last.
+        let present = editor.keyedLines.map(\.key)
+        func among(_ keys: [String]) -> (String) -> Bool { { key in keys.contains { $0.isIdentical(to: key) } } }
+        let ordered = present.filter(among(conflicts)) + conflicts.filter { !among(present)($0) }
         return (editor.document.frontMatter, ordered)
     }
 

@@ -1,7 +1,8 @@
 // The note merge: one note edited on two sides, merged against the ancestor (DESIGN.md, Sync).
 // It is a pure function of three texts. Front-matter merges key by key, the body by lines
-// through git's xdiff; where edits overlap the note keeps the local side and the remote side's
-// version goes to a conflict file, so no conflict marker is ever written into a note.
+// through git's xdiff, all three compared without BOM and with LF endings (`TextShape`); where
+// edits overlap the note keeps the local side and the remote side's version goes to a conflict
+// file, so no conflict marker is ever written into a note.
 import Foundation
 import SheafCore
 import SheafGit
@@ -12,7 +13,8 @@ public struct FileMerge: Sendable, Equatable {
     public var merged: [UInt8]
     /// The remote side's version when the edits overlapped: the content of the conflict file.
     public var remote: [UInt8]?
-    /// Front-matter keys both sides changed differently, in the order of the local note.
+    /// Front-matter keys both sides changed differently (one may have removed it), in the order
+    /// of the local note, then keys the local side removed.
     public var conflictingKeys: [String]
     /// Whether body lines overlapped.
     public var bodyOverlap: Bool
@@ -29,10 +31,28 @@ public enum NoteMerge {
         let base = base ?? []
         if ours == theirs || theirs == base { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if ours == base { return FileMerge(merged: theirs, remote: nil, conflictingKeys: [], bodyOverlap: false) }
-        guard let b = text(base), let o = text(ours), let t = text(theirs) else {
+        guard text(base) != nil, text(ours) != nil, text(theirs) != nil else {
             return FileMerge(merged: ours, remote: theirs, conflictingKeys: [], bodyOverlap: false)
         }
-        let docs = (NoteDocument(text: b), NoteDocument(text: o), NoteDocument(text: t))
+        // The texts are merged without BOM and with LF endings; the note gets the local side's
+        // shape back, the conflict file the remote side's.
+        let local = TextShape(of: ours, others: [theirs, base])
+        let remote = TextShape(of: theirs, others: [ours, base])
+        let (b, o, t) = (TextShape.normalized(base), TextShape.normalized(ours), TextShape.normalized(theirs))
+        if o == t || t == b { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
+        if o == b { return FileMerge(merged: local.apply(to: t), remote: nil, conflictingKeys: [], bodyOverlap: false) }
+        var result = try mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote)
+        result.merged = local.apply(to: result.merged)
+        result.remote = result.remote.map(remote.apply)
+        return result
+    }
+
+    /// The merge of three valid UTF-8 texts without BOM and with LF endings.
+    private static func mergeNormalized(base: [UInt8], ours: [UInt8], theirs: [UInt8], isNote: Bool)
+        throws(GitError) -> FileMerge {
+        let docs = (NoteDocument(text: String(decoding: base, as: UTF8.self)),
+                    NoteDocument(text: String(decoding: ours, as: UTF8.self)),
+                    NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
             let lines = try LineMerge.mergeBothWays(base: base, ours: ours, theirs: theirs)
             return FileMerge(merged: lines.local, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)

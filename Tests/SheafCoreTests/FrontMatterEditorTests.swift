@@ -148,4 +148,27 @@ import Testing
         let out = try edit(text) { $0.addItems(["a"], to: "tags") }
         #expect(out == "---\nmeta:\n  tags: [x]\ntags:\n  - a\n---\n")
     }
+
+    /// Fuzz find: `aliases: ~` is YAML null, an empty list; adding to it wrote `aliases: ~ a`,
+    /// which reads as a list whose first item is `~`.
+    @Test func addToNullListKeyReplacesTheNullInsteadOfKeepingATildeItem() throws {
+        for null in ["~", "null", "Null", "NULL"] {
+            let out = try edit("---\naliases: \(null)  # none yet\ntitle: T\n---\n") { $0.addItems(["a", "b c"], to: "aliases") }
+            #expect(out == "---\naliases: [a, b c]  # none yet\ntitle: T\n---\n")
+            let fm = try FrontMatter(parsing: try #require(NoteDocument(text: out).frontMatter))
+            #expect(fm.stringList("aliases") == ["a", "b c"])
+        }
+        #expect(try edit("---\naliases: ~\n---\n") { $0.removeItems(["~"], from: "aliases") } == "---\naliases: ~\n---\n",
+                "a null holds no item to remove")
+    }
+
+    /// Hostile find: `==` on Swift strings equates "café" and "cafe\u{301}"; YAML does not.
+    @Test func keysThatDifferOnlyInUnicodeNormalizationAreDifferentKeys() throws {
+        let text = "---\ncafé: 1\ncafe\u{301}: 2\n---\n"
+        let out = try edit(text) { $0.set("cafe\u{301}", to: "x") }
+        #expect(Array(out.utf8) == Array("---\ncafé: 1\ncafe\u{301}: x\n---\n".utf8))
+        let fm = try FrontMatter(parsing: try #require(NoteDocument(text: text).frontMatter))
+        #expect(fm["cafe\u{301}"] == .scalar("2") && fm["café"] == .scalar("1"))
+        #expect(YAMLValue.scalar("café") != .scalar("cafe\u{301}"))
+    }
 }

@@ -200,6 +200,57 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(r.note == "a1\nb\nc1\n" && r.remote == nil)
     }
 
+    /// Fuzz find: one side emptied a list to YAML null (`~`), the other added an item; the
+    /// merge wrote `aliases: ~ z`, a list whose first item is `~`.
+    @Test func listEmptiedToNullOnOneSideTakesTheOtherSidesAdditionsWithoutATilde() throws {
+        let r = try merge("---\naliases: x\n---\n", "---\naliases: ~\n---\n", "---\naliases: x z\n---\n")
+        #expect(r.remote == nil)
+        #expect(r.note == "---\naliases: [z]\n---\n")
+    }
+
+    /// Fuzz find: a key the local side removed and the remote side changed was a conflict
+    /// (the other way round it was), but the conflict was dropped because only keys still in the
+    /// local note were listed, so the remote change vanished without a conflict file.
+    @Test func keyRemovedLocallyAndChangedRemotelyIsAConflictLikeTheOtherWayRound() throws {
+        let b = "---\ntitle: A\nstatus: x\n---\nbody\n"
+        let removed = "---\ntitle: A\n---\nbody\n", changed = "---\ntitle: A\nstatus: y\n---\nbody\n"
+        let r = try merge(b, removed, changed)
+        #expect(r.note == removed && r.remote == changed && r.keys == ["status"])
+        let mirrored = try merge(b, changed, removed)
+        #expect(mirrored.note == changed && mirrored.remote == removed && mirrored.keys == ["status"])
+    }
+
+    /// Fuzz find: when the merged note has no front-matter (one side removed it) and the merged
+    /// body starts with a `---` line followed later by another, the note read back as a broken
+    /// front-matter block and those body lines were no longer body.
+    @Test func bodyStartingWithDashesStaysBodyWhenTheFrontMatterIsRemoved() throws {
+        let b = "---\ntitle: A\n---\nintro\nword\n---\nend\n"
+        let o = "intro\nword\n---\nend\n"
+        let t = "---\ntitle: A\n---\n---\nword\n---\nend\n"
+        let r = try merge(b, o, t)
+        #expect(r.remote == nil)
+        let doc = NoteDocument(text: r.note)
+        #expect(doc.body == "---\nword\n---\nend\n")
+        #expect(doc.frontMatter.map { (try? FrontMatter(parsing: $0))?.entries.isEmpty == true } == true)
+    }
+
+    /// Hostile find: Swift's `==` equates canonically equivalent text ("é" and "e\u{301}"), but
+    /// YAML keys and the bytes of a note do not; keys that differ only so were taken for one
+    /// key, and a change of normalisation alone for no change: the remote edit was lost, exit 0.
+    @Test func keysThatDifferOnlyInUnicodeNormalizationAreTwoKeys() throws {
+        let b = "---\ncafé: 1\ncafe\u{301}: 2\n---\nbody\n"
+        let r = try merge(b, "---\ncafé: 3\ncafe\u{301}: 2\n---\nbody\n", "---\ncafé: 1\ncafe\u{301}: 4\n---\nbody\n")
+        #expect(r.remote == nil)
+        #expect(Array(r.note.utf8) == Array("---\ncafé: 3\ncafe\u{301}: 4\n---\nbody\n".utf8))
+    }
+
+    @Test func aChangeOfUnicodeNormalizationAloneIsAChange() throws {
+        let b = "---\ntitle: café\nstatus: a\n---\nbody\n"
+        let r = try merge(b, "---\ntitle: café\nstatus: b\n---\nbody\n", "---\ntitle: cafe\u{301}\nstatus: a\n---\nbody\n")
+        #expect(r.remote == nil)
+        #expect(Array(r.note.utf8) == Array("---\ntitle: cafe\u{301}\nstatus: b\n---\nbody\n".utf8))
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let ours = base.replacingOccurrences(of: "Line three.", with: "L3 local").replacingOccurrences(of: "title: Lisbon", with: "title: X")
         let theirs = base.replacingOccurrences(of: "Line three.", with: "L3 remote").replacingOccurrences(of: "title: Lisbon", with: "title: Y")
