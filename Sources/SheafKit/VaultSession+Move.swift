@@ -65,8 +65,8 @@ extension VaultSession {
         var writes: [(path: String, text: String)] = []
         var skipped: [VaultWarning] = []
         for other in catalog.notes {
-            let isMoved = other.path == from
-            let pointsHere = other.note.links.contains { before.resolve($0, from: other.path) == from }
+            let isMoved = PathBytes.same(other.path, from)  // bytes: an NFC/NFD twin is another file
+            let pointsHere = other.note.links.contains { before.resolve($0, from: other.path).map { PathBytes.same($0, from) } ?? false }
             guard isMoved || pointsHere else { continue }
             guard other.note.isEditable else {
                 if pointsHere && !isMoved {
@@ -89,11 +89,11 @@ extension VaultSession {
             throw SheafError("cannot create folder", path: VaultPath.folder(target), cause: error.localizedDescription)
         }
         // Rewrite the moved note in place first, then rename it, so a crash leaves it whole.
-        for write in writes where write.path == from { try AtomicFile.write(write.text, to: vault.absolute(from)) }
+        for write in writes where PathBytes.same(write.path, from) { try AtomicFile.write(write.text, to: vault.absolute(from)) }
         guard rename(vault.absolute(from), vault.absolute(target)) == 0 else {
             throw SheafError("cannot move", path: from, cause: String(cString: strerror(errno)))
         }
-        for write in writes where write.path != from { try AtomicFile.write(write.text, to: vault.absolute(write.path)) }
+        for write in writes where !PathBytes.same(write.path, from) { try AtomicFile.write(write.text, to: vault.absolute(write.path)) }
         removeEmptyFolders(above: from)
 
         if let repo = try repository() {
@@ -101,7 +101,7 @@ extension VaultSession {
             catch { throw SheafError("moved, but could not record the move in git", path: target, cause: error.description) }
         }
         invalidate()
-        let rewritten = writes.map { $0.path == from ? target : $0.path }.sorted()
+        let rewritten = writes.map { PathBytes.same($0.path, from) ? target : $0.path }.sorted()
         return MoveReport(from: from, to: target, rewritten: rewritten, skipped: skipped)
     }
 }
