@@ -131,6 +131,8 @@ import Glibc
         #expect(sync.stderr.contains("bad\\xFF.md: the name is not UTF-8; not committed"))
         #expect(Self.committed(vault).contains(Array("other.md".utf8)))
         #expect(!Self.committed(vault).contains(invalid))
+        let status = CLI.run(["status"], in: vault)
+        #expect(status.status == 0 && status.stderr.contains("bad\\xFF.md: the name is not UTF-8"), "\(status.stderr)")
         #expect(replicas.sync(1).status == 0)
         #expect(Self.read(name: Array("other.md".utf8), in: replicas[1]) == "# Other\n")
     }
