@@ -24,6 +24,7 @@ struct GlobalOptions: ParsableArguments {
         apply()
         let session = try VaultSession.open(explicit: vault)
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
+        session.onWarning = { Terminal.warn($0.description) }
         return session
     }
 }

@@ -18,8 +18,8 @@ public struct LinkTargets: Sendable {
 
     public mutating func remove(_ path: String) {
         byPath[path.lowercased()] = nil
-        byFileName[VaultPath.fileName(path).lowercased()]?.removeAll { $0 == path }
-        byNoteStem[VaultPath.stem(path).lowercased()]?.removeAll { $0 == path }
+        byFileName[VaultPath.fileName(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
+        byNoteStem[VaultPath.stem(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
     }
 
     public func contains(_ path: String) -> Bool { byPath[path.lowercased()] != nil }

@@ -23,15 +23,22 @@ public enum NoteLookup {
     public static func find(_ query: String, in notes: [NoteHandle], workingFolder: String?) throws(SheafError) -> NoteHandle {
         let q = query.trimmingBlanks
         guard !q.isEmpty else { throw SheafError("empty note name", hint: "name a note by path, title or id") }
-        var byPath: [String: NoteHandle] = [:]
-        for note in notes { byPath[note.path] = note }
+        var byPath: [PathKey: NoteHandle] = [:]  // bytes: `café.md` in NFC and NFD are two notes
+        for note in notes { byPath[PathKey(note.path)] = note }
+        func at(_ path: String) -> NoteHandle? { byPath[PathKey(path)] }
 
         // 1. Paths, from the working folder and from the vault root.
         var pathCandidates: [String] = []
         if let wf = workingFolder, let p = VaultPath.normalize(VaultPath.join(wf, String(q))) { pathCandidates.append(p) }
         if let p = VaultPath.normalize(String(q)) { pathCandidates.append(p) }
         for p in pathCandidates {
-            if let hit = byPath[p] ?? byPath[p + ".md"] ?? byPath[p + ".markdown"] { return hit }
+            if let hit = at(p) ?? at(p + ".md") ?? at(p + ".markdown") { return hit }
+        }
+        // The same path typed in another Unicode normal form: one such note, or a list to pick from.
+        for p in pathCandidates {
+            let hits = notes.filter { $0.path == p || $0.path == p + ".md" || $0.path == p + ".markdown" }
+            if hits.count == 1 { return hits[0] }
+            if hits.count > 1 { throw ambiguous(String(q), hits) }
         }
 
         // 2. Title, 3. file name, 4. alias: exact, ignoring case.

@@ -46,14 +46,14 @@ public struct VaultWalker {
         self.isIgnored = isIgnored
     }
 
-    /// Every file of the vault, sorted by path unless `sorted` is false (the scanner does not
+    /// Every file of the vault, sorted by path (its bytes) unless `sorted` is false (the scanner does not
     /// need the order, and sorting 100k paths took a tenth of a no-change scan).
     public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [WalkWarning]) {
         var files: [VaultFile] = []
         var warnings: [WalkWarning] = []
         let realRoot = Self.realPath(vault.root) ?? vault.root
         walk("", reach: outsideRules, realRoot: realRoot, into: &files, warnings: &warnings)
-        if sorted { files.sort { $0.path < $1.path } }
+        if sorted { files.sort { PathBytes.precedes($0.path, $1.path) } }  // bytes: twins have one order
         return (files, warnings)
     }
 
@@ -67,11 +67,18 @@ public struct VaultWalker {
         var names: [String] = []
         var hasGitignore = false
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            let bytes = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: UInt8.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
             }
-            if name.hasPrefix(".") {  // ., .., .git, .sheaf, dot-files and dot-folders
-                if name == ".gitignore" { hasGitignore = true }
+            if bytes.first == UInt8(ascii: ".") {  // ., .., .git, .sheaf, dot-files and dot-folders
+                if bytes.elementsEqual(".gitignore".utf8) { hasGitignore = true }
+                continue
+            }
+            // A name that is not UTF-8 cannot be a vault path: String(cString:) would repair it
+            // to U+FFFD and so name another file (its twin) or none. It is named and skipped.
+            guard let name = PathBytes.string(bytes) else {
+                warnings.append(WalkWarning(path: VaultPath.join(folder, PathBytes.displayName(bytes)),
+                                            message: "the name is not UTF-8; skipped (rename it to index and commit it)"))
                 continue
             }
             names.append(name)

@@ -35,14 +35,16 @@ extension Repository {
     /// Stages everything git would see in the work tree: new files (ignore rules respected),
     /// edits and deletions. One status pass finds what changed (libgit2 trusts the index's
     /// cached stats, as git does), and only those paths are staged; when nothing changed the
-    /// index file is not rewritten. Returns whether anything was staged.
-    /// `excluded` paths are never staged (the vault's own state, whatever ignore rules say).
+    /// index file is not rewritten. Paths Sheaf cannot name (not UTF-8) are left out and listed
+    /// in the report, so one odd file never blocks the commit of the rest. `excluded` paths are
+    /// never staged (the vault's own state, whatever ignore rules say).
     @discardableResult
-    public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> Bool {
-        let changes = try workTreeChanges().filter { !excluded($0.path) && !($0.oldPath.map(excluded) ?? false) }
-        guard !changes.isEmpty else { return false }
+    public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> StagingReport {
+        var status = try workTreeStatus()
+        status.changes.removeAll { excluded($0.path) || ($0.oldPath.map(excluded) ?? false) }
+        guard !status.changes.isEmpty else { return StagingReport(staged: false, skipped: status.skipped) }
         try withIndex { (index) throws(GitError) in
-            for change in changes {
+            for change in status.changes {
                 switch change.kind {
                 case .deleted:
                     try Self.unstage(index, change.path)
@@ -54,7 +56,7 @@ extension Repository {
                 }
             }
         }
-        return true
+        return StagingReport(staged: true, skipped: status.skipped)
     }
 
     private static func unstage(_ index: OpaquePointer, _ path: String) throws(GitError) {
@@ -95,8 +97,25 @@ extension Repository {
 
 extension Repository {
     /// What `git status` shows, HEAD against the work tree: edits, additions (untracked files
-    /// git does not ignore), deletions and renames, without touching the index.
+    /// git does not ignore), deletions and renames, without touching the index. Paths that are
+    /// not UTF-8 are left out (see `workTreeStatus`).
     public func workTreeChanges() throws(GitError) -> [StagedChange] {
+        try workTreeStatus().changes
+    }
+
+    /// The work tree's changes, and the paths left out because they are not UTF-8 (Swift would
+    /// read `caf\xE9.md` as `caf\u{FFFD}.md`, a name no file has, or its twin's). When libgit2's
+    /// status cannot descend (folders nested deeper than 100), the changes come from
+    /// `walkedStatus`, which has no depth limit, as `git add -A` has none.
+    public func workTreeStatus() throws(GitError) -> WorkTreeStatus {
+        do {
+            return try libgit2Status()
+        } catch let error where error.message.contains("nesting too deep") {
+            return try walkedStatus()
+        }
+    }
+
+    private func libgit2Status() throws(GitError) -> WorkTreeStatus {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
@@ -106,23 +125,32 @@ extension Repository {
         var list: OpaquePointer?
         try check(git_status_list_new(&list, handle, &options), "git_status_list_new")
         defer { git_status_list_free(list) }
-        var changes: [StagedChange] = []
+        var status = WorkTreeStatus()
         for i in 0..<git_status_list_entrycount(list) {
             guard let entry = git_status_byindex(list, i)?.pointee else { continue }
             let delta = entry.index_to_workdir ?? entry.head_to_index
             guard let d = delta?.pointee else { continue }
-            let newPath = String(cString: d.new_file.path), oldPath = String(cString: d.old_file.path)
             let s = entry.status.rawValue
+            // Bytes first: a path that is not UTF-8 is reported, never repaired into another name.
+            let newPath = GitPath.string(d.new_file.path), oldPath = GitPath.string(d.old_file.path)
+            func skip(_ raw: UnsafePointer<CChar>) {
+                status.skipped.append(SkippedPath(path: GitPath.display(raw), reason: GitPath.notUTF8))
+            }
             if s & (GIT_STATUS_WT_RENAMED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue) != 0 {
-                changes.append(.init(kind: .renamed, path: newPath, oldPath: oldPath))
+                switch (newPath, oldPath) {
+                case let (new?, old?): status.changes.append(.init(kind: .renamed, path: new, oldPath: old))
+                case let (new?, nil): skip(d.old_file.path); status.changes.append(.init(kind: .added, path: new, oldPath: nil))
+                case let (nil, old?): skip(d.new_file.path); status.changes.append(.init(kind: .deleted, path: old, oldPath: nil))
+                case (nil, nil): skip(d.new_file.path)
+                }
             } else if s & (GIT_STATUS_WT_NEW.rawValue | GIT_STATUS_INDEX_NEW.rawValue) != 0 {
-                changes.append(.init(kind: .added, path: newPath, oldPath: nil))
+                if let newPath { status.changes.append(.init(kind: .added, path: newPath, oldPath: nil)) } else { skip(d.new_file.path) }
             } else if s & (GIT_STATUS_WT_DELETED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue) != 0 {
-                changes.append(.init(kind: .deleted, path: oldPath, oldPath: nil))
+                if let oldPath { status.changes.append(.init(kind: .deleted, path: oldPath, oldPath: nil)) } else { skip(d.old_file.path) }
             } else if s & GIT_STATUS_IGNORED.rawValue == 0 && s != 0 {
-                changes.append(.init(kind: .edited, path: newPath, oldPath: nil))
+                if let newPath { status.changes.append(.init(kind: .edited, path: newPath, oldPath: nil)) } else { skip(d.new_file.path) }
             }
         }
-        return changes
+        return status
     }
 }

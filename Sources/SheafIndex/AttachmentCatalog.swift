@@ -84,22 +84,22 @@ extension NoteIndex {
     /// Brings the attachments table in line with the walk's non-note files (part of the scan's
     /// write transaction). A new or changed file becomes `pending`; nothing is read from disk.
     static func recordAttachments(_ db: Database, _ files: [VaultFile]) throws {
-        var stored: [String: (size: Int, mtime: Int64, inode: Int64)] = [:]
+        var stored: [PathKey: (size: Int, mtime: Int64, inode: Int64)] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode FROM attachments")
-        while let row = try rows.next() { stored[row["path"]] = (row["size"], row["mtime_ns"], row["inode"]) }
+        while let row = try rows.next() { stored[PathKey(row["path"])] = (row["size"], row["mtime_ns"], row["inode"]) }
         let upsert = try db.makeStatement(sql: """
             INSERT OR REPLACE INTO attachments (path, type, size, mtime_ns, inode, state, hash, width, height, thumbnail, error)
             VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL)
             """)
         for f in files {
             let inode = Int64(bitPattern: f.inode)
-            if let old = stored.removeValue(forKey: f.path), old == (f.size, f.mtimeNanoseconds, inode) { continue }
+            if let old = stored.removeValue(forKey: PathKey(f.path)), old == (f.size, f.mtimeNanoseconds, inode) { continue }
             let type = MediaType.of(f.path)
             let state: ThumbnailState = MediaType.thumbnailed.contains(type) ? .pending : .none
             try upsert.execute(arguments: [f.path, type, f.size, f.mtimeNanoseconds, inode, state.rawValue])
         }
         let delete = try db.makeStatement(sql: "DELETE FROM attachments WHERE path = ?")
-        for path in stored.keys { try delete.execute(arguments: [path]) }
+        for key in stored.keys { try delete.execute(arguments: [key.path]) }  // by bytes: keys are PathKeys
     }
 
     /// Every attachment, or those at `paths`, sorted by path.

@@ -1,7 +1,9 @@
 // The incremental scan: a stat walk compared with the catalog. Only files whose identity
 // (size, mtime_ns, inode) changed are read; a changed identity with the same content hash only
 // updates the identity; the same content at a new path is a rename. Parsing and hashing run on
-// all cores; SQLite has one writer and one transaction per batch.
+// all cores; SQLite has one writer and one transaction per batch. Paths are matched by their
+// bytes (PathKey): `café.md` in NFC and in NFD are two files, two catalog rows (SQLite's TEXT
+// compares bytes too); a name that is not UTF-8 never gets here (the walk skips and names it).
 import Foundation
 import GRDB
 import SheafCore
@@ -89,14 +91,14 @@ extension NoteIndex {
     }
 
     /// The catalog's file identities by path, read with one statement.
-    func storedIdentities() throws -> [String: StoredIdentity] {
+    func storedIdentities() throws -> [PathKey: StoredIdentity] {
         try pool.read { db in
-            var stored: [String: StoredIdentity] = [:]
+            var stored: [PathKey: StoredIdentity] = [:]
             stored.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0)
             let statement = try db.makeStatement(sql: "SELECT path, rowid, size, mtime_ns, inode FROM notes")
             let rows = try Row.fetchCursor(statement)
             while let row = try rows.next() {
-                stored[row[0]] = StoredIdentity(rowid: row[1], size: row[2], mtimeNs: row[3],
+                stored[PathKey(row[0])] = StoredIdentity(rowid: row[1], size: row[2], mtimeNs: row[3],
                                                 inode: UInt64(bitPattern: row[4]))
             }
             return stored
@@ -119,7 +121,7 @@ extension NoteIndex {
         var report = ScanReport()
         report.rebuilt = rebuildReason
         // The catalog's identities are read on another core while the walk stats the files.
-        let storedSlot = ConcurrentSlots<Result<[String: StoredIdentity], any Error>>(count: 1)
+        let storedSlot = ConcurrentSlots<Result<[PathKey: StoredIdentity], any Error>>(count: 1)
         let reading = DispatchGroup()
         DispatchQueue.global().async(group: reading) { storedSlot.set(0, Result { try self.storedIdentities() }) }
         let (files, walkWarnings) = walker.files(sorted: false)
@@ -135,18 +137,18 @@ extension NoteIndex {
         var toRead: [VaultFile] = []
         var kept = 0  // catalog paths still present
         for f in noteFiles {
-            guard let old = stored[f.path] else { toRead.append(f); continue }
+            guard let old = stored[PathKey(f.path)] else { toRead.append(f); continue }
             kept += 1
             if !old.matches(f) { toRead.append(f) }
         }
-        toRead.sort { $0.path < $1.path }  // warnings and catalog rows in path order, as before
-        var gone: [String: StoredIdentity] = [:]
+        toRead.sort { PathBytes.precedes($0.path, $1.path) }  // warnings and catalog rows in path order, as before
+        var gone: [PathKey: StoredIdentity] = [:]
         if kept < stored.count {
-            let present = Set(noteFiles.map(\.path))
+            let present = Set(noteFiles.map { PathKey($0.path) })
             gone = stored.filter { !present.contains($0.key) }
         }
-        var goneByHash: [String: [String]] = [:]
-        let hashes = try storedHashes(toRead.compactMap { stored[$0.path]?.rowid } + gone.values.map(\.rowid))
+        var goneByHash: [String: [PathKey]] = [:]
+        let hashes = try storedHashes(toRead.compactMap { stored[PathKey($0.path)]?.rowid } + gone.values.map(\.rowid))
         for (path, id) in gone { goneByHash[hashes[id.rowid] ?? "", default: []].append(path) }
         let storedFiles = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") ?? 0 }
         if toRead.isEmpty && gone.isEmpty && otherFiles.count == storedFiles && rebuildReason == nil,
@@ -167,7 +169,7 @@ extension NoteIndex {
             var batch = BatchWriter.Batch()
             for item in read {
                 report.warnings += item.note.warnings.map { (item.file.path, $0.description) }
-                if let old = stored[item.file.path] {
+                if let old = stored[PathKey(item.file.path)] {
                     if hashes[old.rowid] == item.hash { batch.touches.append((old.rowid, item.file)) }
                     else { batch.writes.append((old.rowid, item)); report.changed += 1 }
                 } else if let oldPath = goneByHash[item.hash]?.popLast(), let old = gone.removeValue(forKey: oldPath) {
@@ -213,13 +215,13 @@ extension NoteIndex {
     /// its file, at the FTS rowid the catalog already holds. One transaction: readers see the old
     /// table until it commits. The caller holds the vault's lock, as for any scan.
     func compact(vault: Vault) throws {
-        var ftsRowids: [String: Int64] = [:]
+        var ftsRowids: [PathKey: Int64] = [:]
         let files = try pool.read { db in
             var files: [VaultFile] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid FROM notes")
             while let row = try rows.next() {
                 files.append(VaultFile(path: row[0], size: row[1], mtimeNanoseconds: row[2], inode: UInt64(bitPattern: row[3])))
-                ftsRowids[row[0]] = row[4]
+                ftsRowids[PathKey(row[0])] = row[4]
             }
             return files
         }
@@ -227,7 +229,7 @@ extension NoteIndex {
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES('delete-all')")
                 try Self.readNotes(vault: vault, files, progress: nil) { batch in
-                    for item in batch { try BatchWriter.insertText(db, item, ftsRowid: ftsRowids[item.file.path]!) }
+                    for item in batch { try BatchWriter.insertText(db, item, ftsRowid: ftsRowids[PathKey(item.file.path)]!) }
                 }
                 try db.execute(sql: "UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows'")
                 return .commit
@@ -238,12 +240,12 @@ extension NoteIndex {
     /// Whether the non-note files are exactly the ones the catalog holds (their count is equal).
     func filesUnchanged(_ files: [VaultFile]) throws -> Bool {
         guard !files.isEmpty else { return true }
-        var byPath: [String: VaultFile] = [:]
-        for f in files { byPath[f.path] = f }
+        var byPath: [PathKey: VaultFile] = [:]
+        for f in files { byPath[PathKey(f.path)] = f }
         return try pool.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode FROM files")
             while let row = try rows.next() {
-                guard let f = byPath[row[0]], f.size == row[1] as Int, f.mtimeNanoseconds == row[2] as Int64,
+                guard let f = byPath[PathKey(row[0])], f.size == row[1] as Int, f.mtimeNanoseconds == row[2] as Int64,
                       f.inode == UInt64(bitPattern: row[3] as Int64) else { return false }
             }
             return true

@@ -31,7 +31,8 @@ public struct Catalog: Sendable {
     public var handles: [NoteHandle] { notes.map(\.handle) }
     public var linkTargets: LinkTargets { LinkTargets(paths: files.map(\.path)) }
 
-    public func note(at path: String) -> CatalogNote? { notes.first { $0.path == path } }
+    /// The note at `path`, by its bytes: NFC/NFD twins are two notes.
+    public func note(at path: String) -> CatalogNote? { notes.first { PathBytes.same($0.path, path) } }
 
     /// Walks the vault and parses every note on all cores.
     static func load(vault: Vault, walker: VaultWalker) -> Catalog {

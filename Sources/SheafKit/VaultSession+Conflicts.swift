@@ -50,7 +50,7 @@ extension VaultSession {
         let all = try conflicts()
         let direct = vaultPath(forArgument: name)
         let original: String
-        if let direct, let hit = all.first(where: { $0.path == direct }) {
+        if let direct, let hit = all.first(where: { PathBytes.same($0.path, direct) }) {
             original = hit.original
         } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { $0.original == direct }) {
             original = direct

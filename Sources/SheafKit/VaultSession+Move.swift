@@ -113,8 +113,9 @@ extension VaultSession {
         after.add(target)
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
-        for other in catalog.notes where other.path != from && other.path != target {
-            guard other.note.links.contains(where: { before.resolve($0, from: other.path) == from }) else { continue }
+        // Compared as bytes: an NFC/NFD twin of the moved note is another file.
+        for other in catalog.notes where !PathBytes.same(other.path, from) && !PathBytes.same(other.path, target) {
+            guard other.note.links.contains(where: { before.resolve($0, from: other.path).map { PathBytes.same($0, from) } ?? false }) else { continue }
             guard other.note.isEditable else {
                 skipped.append(VaultWarning(path: other.path, message: "links not updated: " + (other.note.warnings.first?.description ?? "")))
                 continue

@@ -34,7 +34,9 @@ extension VaultSession {
     public func status() throws(SheafError) -> VaultStatus {
         let remote = config["remote"] ?? "origin"
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
-            let changes = try repo.workTreeChanges()
+            let workTree = try repo.workTreeStatus()
+            let changes = workTree.changes
+            for skipped in workTree.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
             let reference = try? repo.currentBranchReference()
             let branch = reference.map { String($0.dropFirst("refs/heads/".count)) }
             let hasRemote = try repo.remoteURL(remote) != nil

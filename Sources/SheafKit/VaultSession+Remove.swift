@@ -21,7 +21,8 @@ extension VaultSession {
         let catalog = try catalog()
         let targets = catalog.linkTargets
         let linkedFrom = catalog.notes.filter { other in
-            other.path != note.path && other.note.links.contains { targets.resolve($0, from: other.path) == note.path }
+            !PathBytes.same(other.path, note.path)
+                && other.note.links.contains { targets.resolve($0, from: other.path).map { PathBytes.same($0, note.path) } ?? false }
         }.map(\.path)
         try commitSnapshot()
         let kept = try requireRepository().headOrNil()

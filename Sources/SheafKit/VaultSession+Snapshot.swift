@@ -11,7 +11,9 @@ extension VaultSession {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
-            try repo.stageAll(excluding: VaultPathGuard.isReserved)
+            let staging = try repo.stageAll(excluding: VaultPathGuard.isReserved)
+            // A path git cannot be given (not UTF-8) is named, and the rest is committed.
+            for skipped in staging.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
             return try repo.commitIndex(message: Self.commitMessage(device: device, changes: changes), fallbackName: device)

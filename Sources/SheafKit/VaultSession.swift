@@ -17,6 +17,9 @@ public final class VaultSession {
     var heldLock: VaultLock?
     /// Told when a read command answers from the index as it is, because another command holds the lock.
     public var onIndexBusy: (() -> Void)?
+    /// Told about a path a command left out but went on without (a commit skipping a file whose
+    /// name is not UTF-8).
+    public var onWarning: ((VaultWarning) -> Void)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault

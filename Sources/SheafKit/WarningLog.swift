@@ -11,10 +11,10 @@ struct WarningLog {
     /// The warnings not reported before; records the current set so that a fixed file, once
     /// broken again, is reported again.
     func unreported(_ warnings: [VaultWarning], files: [VaultFile]) -> [VaultWarning] {
-        var identity: [String: String] = [:]
-        for f in files { identity[f.path] = "\(f.size):\(f.mtimeNanoseconds)" }
+        var identity: [PathKey: String] = [:]  // bytes: NFC/NFD twins are two files
+        for f in files { identity[PathKey(f.path)] = "\(f.size):\(f.mtimeNanoseconds)" }
         func key(_ w: VaultWarning) -> String {
-            [w.path, identity[w.path] ?? "-", w.message].joined(separator: "\t").replacingOccurrences(of: "\n", with: " ")
+            [w.path, identity[PathKey(w.path)] ?? "-", w.message].joined(separator: "\t").replacingOccurrences(of: "\n", with: " ")
         }
         let seen = Set(((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init))
         let keys = warnings.map(key)

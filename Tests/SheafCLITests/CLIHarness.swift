@@ -38,6 +38,7 @@ enum CLI {
         runProcess(binary, arguments, in: directory, stdin: stdin, environment: extra)
     }
 
+    @discardableResult
     static func runProcess(_ executable: String, _ arguments: [String], in directory: String, stdin: String? = nil,
                            environment extra: [String: String] = [:]) -> RunResult {
         var env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": directory, "LANG": "C.UTF-8",
