@@ -17,6 +17,10 @@ public final class VaultSession {
     var heldLock: VaultLock?
     /// Told when a read command answers from the index as it is, because another command holds the lock.
     public var onIndexBusy: (() -> Void)?
+    /// Told when a command starts waiting for another one that holds `.sheaf/lock`.
+    public var onLockWait: (() -> Void)?
+    /// Told when a read command answers from the index as it is because it cannot write it.
+    public var onIndexStale: ((SheafError) -> Void)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault
