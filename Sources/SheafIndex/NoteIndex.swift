@@ -222,36 +222,48 @@ public final class NoteIndex: @unchecked Sendable {
         return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
-    /// An error of the database as a message for people: what failed and why, in words.
+    /// An error of the database as a message for people: what failed and why, in words. The
+    /// cause comes from the folder when it says more than SQLite's code (a full disk surfaces
+    /// as SQLITE_FULL, but also as SQLITE_IOERR; a read-only mount as SQLITE_CANTOPEN).
     public static func describe(_ error: any Error, path: String, writing: Bool) -> SheafError {
         if let error = error as? SheafError { return error }
-        guard let error = error as? DatabaseError else {
-            return SheafError(writing ? cannotWrite : "cannot read the index", path: path, cause: "\(error)")
-        }
-        let freeSpace = "free some space on the disk that holds .sheaf/, then run this again"
-        switch error.resultCode {
-        case .SQLITE_FULL:
-            return SheafError(cannotWrite, path: path, cause: "the disk is full", hint: freeSpace)
-        case .SQLITE_READONLY:
-            return SheafError(cannotWrite, path: path, cause: "the index or its folder is read-only",
-                              hint: "make .sheaf/ and the files in it writable, then run this again")
-        case .SQLITE_CANTOPEN, .SQLITE_PERM:
-            return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
-                              cause: "the file cannot be opened or created (a read-only folder or a missing permission)",
-                              hint: "make .sheaf/ and the files in it writable, then run this again")
-        case .SQLITE_IOERR:
-            return SheafError(writing ? cannotWrite : "cannot read the index", path: path,
-                              cause: "the disk reported an input/output error (\(error.extendedResultCode.rawValue))",
-                              hint: "check the disk; if it is full, " + freeSpace)
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
+        let what = writing ? cannotWrite : "cannot read the index"
+        guard let error = error as? DatabaseError else { return SheafError(what, path: path, cause: "\(error)") }
+        let folder = (path as NSString).deletingLastPathComponent
+        switch (error.resultCode, folderProblem(folder)) {
+        case (.SQLITE_BUSY, _), (.SQLITE_LOCKED, _):
             return SheafError("the index is busy", path: path, cause: "another program holds it locked",
                               hint: "close other programs that use .sheaf/index.sqlite, then run this again")
-        case .SQLITE_NOMEM:
+        case (.SQLITE_NOMEM, _):
             return SheafError("out of memory while using the index", path: path)
+        case (_, .full), (.SQLITE_FULL, _):
+            return SheafError(cannotWrite, path: path, cause: "the disk is full",
+                              hint: "free some space on the disk that holds .sheaf/, then run this again")
+        case (_, .readOnlyMount):
+            return SheafError(cannotWrite, path: path, cause: "the file system is mounted read-only",
+                              hint: "remount it writable (or copy the vault somewhere writable), then run this again")
+        case (_, .notWritable), (.SQLITE_READONLY, _), (.SQLITE_CANTOPEN, _), (.SQLITE_PERM, _):
+            return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
+                              cause: "the index or its folder is read-only (no permission to write)",
+                              hint: "make .sheaf/ and the files in it writable, then run this again")
+        case (.SQLITE_IOERR, _):
+            return SheafError(what, path: path, cause: "the disk reported an input/output error (SQLite code \(error.extendedResultCode.rawValue))",
+                              hint: "check the disk and its free space, then run this again")
         default:
-            return SheafError(writing ? cannotWrite : "cannot read the index", path: path,
-                              cause: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+            return SheafError(what, path: path, cause: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         }
+    }
+
+    enum FolderProblem { case none, full, readOnlyMount, notWritable }
+
+    /// What is wrong with the folder of the index, if anything a user can fix.
+    static func folderProblem(_ folder: String) -> FolderProblem {
+        var info = statvfs()
+        if statvfs(folder, &info) == 0 {
+            if info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyMount }
+            if info.f_bavail == 0 { return .full }
+        }
+        return access(folder, W_OK) == 0 ? .none : .notWritable
     }
 
     /// Moves a damaged database aside and starts an empty one; the next scan fills it (with
