@@ -25,6 +25,11 @@ struct GlobalOptions: ParsableArguments {
         let session = try VaultSession.open(explicit: vault)
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
+        session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
+        session.onIndexStale = { error in
+            Terminal.warn("answering from the index as it is, without this command's update")
+            Terminal.err(error.description)
+        }
         return session
     }
 }

@@ -1,34 +1,100 @@
-// Lock files a killed git process leaves in `.git` (`index.lock`, `HEAD.lock`, a branch's
-// `.lock`) make every later git write fail until someone deletes them by hand. A lock file that
-// no running process holds open is stale: Sheaf removes it, while it holds `.sheaf/lock`. A
-// lock some process (a plain `git commit`, say) has open is left alone.
+// Lock files in `.git` (`index.lock`, `HEAD.lock`, a branch's `.lock`) that a killed git process
+// leaves behind make every later git write fail until someone deletes them. But a lock file is
+// also how a *live* git says "I am writing": `git commit` keeps `index.lock` while its editor
+// runs, without holding the file open. So "no process has it open" is not "stale", and Sheaf
+// deletes a lock only when it can tell that whoever made it is dead:
+//
+// - Sheaf's own: every Sheaf writer records its session (pid, process start, boot, the lock files
+//   already there) in a file under `.sheaf/` and deletes the record when it ends. A record still
+//   there at the next session's start means that writer was killed; a lock file that appeared
+//   after the record was written, was not there when it started, and no process has open, is
+//   one that writer left.
+// - Locks older than the machine's last boot: no running process can have made them.
+//
+// Either way, a lock is kept while a git process runs in the repository (a `git commit` started
+// while the killed Sheaf ran may own it). Every lock kept is reported to the caller, which
+// refuses to write and tells the user what to do.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A lock file in `.git` that Sheaf did not remove.
+public struct HeldGitLock: Sendable, Equatable {
+    public let path: String
+    /// Seconds since the lock file was last written.
+    public let age: Double
+}
+
+/// What the start of a writer session found in `.git`.
+public struct GitLockCheck: Sendable {
+    /// Lock files left by a killed Sheaf (or from before the last boot), now removed.
+    public var removed: [String] = []
+    /// Lock files some other process may own: left alone.
+    public var held: [HeldGitLock] = []
+}
 
 extension Repository {
-    /// Removes the lock files in `.git` that no process has open. Returns their paths.
-    @discardableResult
-    public func removeStaleLocks() -> [String] {
-        let git = URL(fileURLWithPath: gitDirectory).resolvingSymlinksInPath().path
-        var candidates = ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"].map { git + "/" + $0 }
-        for folder in ["refs/heads", "refs/remotes"] {
+    /// Starts a writer session whose record is `record` (a file Sheaf owns): removes the lock
+    /// files a killed earlier session or a previous boot left behind, reports the others, and
+    /// records this session. Call only while holding Sheaf's writer lock; end with
+    /// `endLockSession`. A record that cannot be written (a read-only folder) is skipped: the
+    /// locks such a session may leave are then only reported, never removed.
+    public func beginLockSession(record: String) -> GitLockCheck {
+        let present = lockFiles()
+        let previous = LockSessionRecord.read(record)
+        var check = GitLockCheck()
+        if !present.isEmpty {
+            let open = Self.filesOpenByAnyProcess()
+            let gitRunning = Self.gitProcessRunning(in: [workTreeRoot, resolvedGitDirectory].compactMap { $0 })
+            let boot = Self.bootTime()
+            for lock in present {
+                var info = stat()
+                guard lstat(lock, &info) == 0 else { continue }
+                let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+                let leftByKilledSheaf = previous.map { $0.isDead && $0.leftBehind(lock, info) } ?? false
+                let beforeBoot = boot.map { modified < $0 } ?? false
+                if (leftByKilledSheaf || beforeBoot) && !open.contains(lock) && !gitRunning && unlink(lock) == 0 {
+                    check.removed.append(lock)
+                } else {
+                    check.held.append(HeldGitLock(path: lock, age: Date().timeIntervalSince1970 - modified))
+                }
+            }
+        }
+        LockSessionRecord.current(existingLocks: lockFiles()).write(to: record)
+        return check
+    }
+
+    /// Ends the session `beginLockSession` recorded: its lock files are no longer Sheaf's to remove.
+    public func endLockSession(record: String) {
+        unlink(record)
+    }
+
+    private var resolvedGitDirectory: String {
+        URL(fileURLWithPath: gitDirectory).resolvingSymlinksInPath().path
+    }
+
+    private var workTreeRoot: String? {
+        guard let root = workTree else { return nil }
+        return URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+    }
+
+    /// The lock files git and libgit2 make in `.git` that exist now.
+    func lockFiles() -> [String] {
+        let git = resolvedGitDirectory
+        var candidates = ["index.lock", "HEAD.lock", "ORIG_HEAD.lock", "FETCH_HEAD.lock", "config.lock",
+                          "packed-refs.lock"].map { git + "/" + $0 }
+        for folder in ["refs/heads", "refs/remotes", "refs/tags"] {
             guard let walk = FileManager.default.enumerator(atPath: git + "/" + folder) else { continue }
             while let name = walk.nextObject() as? String {
                 if name.hasSuffix(".lock") { candidates.append(git + "/" + folder + "/" + name) }
             }
         }
-        let present = candidates.filter { FileManager.default.fileExists(atPath: $0) }
-        guard !present.isEmpty else { return [] }
-        let open = Self.filesOpenByAnyProcess()
-        var removed: [String] = []
-        for lock in present where !open.contains(lock) {
-            if unlink(lock) == 0 { removed.append(lock) }
-        }
-        return removed
+        return candidates.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Every path some process has open, from `/proc/<pid>/fd` (Linux). Processes whose
-    /// descriptors cannot be read (other users') are skipped; a lock held by one of them would
-    /// be missed, which is why this runs only on lock files, under `.sheaf/lock`.
+    /// descriptors cannot be read (other users') are skipped.
     static func filesOpenByAnyProcess() -> Set<String> {
         var open = Set<String>()
         let fm = FileManager.default
@@ -39,5 +105,114 @@ extension Repository {
             }
         }
         return open
+    }
+
+    /// Whether a git process (the `git` program or one of its `git-*` helpers) runs with its
+    /// working directory inside one of `roots`.
+    static func gitProcessRunning(in roots: [String]) -> Bool {
+        let fm = FileManager.default
+        let me = String(getpid())
+        for pid in (try? fm.contentsOfDirectory(atPath: "/proc")) ?? [] where pid.allSatisfy(\.isNumber) && pid != me {
+            guard let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else { continue }
+            let name = (exe.hasSuffix(" (deleted)") ? String(exe.dropLast(10)) : exe).split(separator: "/").last ?? ""
+            guard name == "git" || name.hasPrefix("git-") else { continue }
+            guard let cwd = try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") else { continue }
+            if roots.contains(where: { cwd == $0 || cwd.hasPrefix($0 + "/") }) { return true }
+        }
+        return false
+    }
+
+    /// When the machine booted, in seconds since 1970 (`btime` of /proc/stat).
+    static func bootTime() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("btime ") {
+            return Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+}
+
+/// The record of one Sheaf writer session: who ran it and which lock files were there before it.
+struct LockSessionRecord {
+    var pid: Int32
+    /// The process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat): a pid
+    /// used again by another process has another start time.
+    var processStart: String
+    var bootID: String
+    /// "inode path" of each lock file present when the session started: not the session's own.
+    var existingLocks: Set<String>
+    /// When the record was written, by the file system's clock (the same clock as lock files').
+    var written: timespec = timespec()
+
+    static func current(existingLocks: [String]) -> LockSessionRecord {
+        let pid = getpid()
+        return LockSessionRecord(pid: pid, processStart: processStart(pid) ?? "", bootID: bootID(),
+                                 existingLocks: Set(existingLocks.compactMap(identity)))
+    }
+
+    /// The record at `path`, nil when there is none or it cannot be read whole.
+    static func read(_ path: String) -> LockSessionRecord? {
+        var info = stat()
+        guard lstat(path, &info) == 0, let text = try? String(contentsOfFile: path, encoding: .utf8),
+              text.hasSuffix("end\n") else { return nil }
+        var record = LockSessionRecord(pid: 0, processStart: "", bootID: "", existingLocks: [], written: info.st_mtim)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case "pid": record.pid = Int32(parts[1]) ?? 0
+            case "start": record.processStart = parts[1]
+            case "boot": record.bootID = parts[1]
+            case "lock": record.existingLocks.insert(parts[1])
+            default: break
+            }
+        }
+        return record.pid > 0 ? record : nil
+    }
+
+    /// Writes the record (through a temporary file, so a reader never sees half of it).
+    func write(to path: String) {
+        var text = "pid \(pid)\nstart \(processStart)\nboot \(bootID)\n"
+        for lock in existingLocks.sorted() { text += "lock \(lock)\n" }
+        text += "end\n"
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
+        if rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// Whether the process that wrote the record is gone.
+    var isDead: Bool {
+        if bootID != Self.bootID() { return true }
+        guard let start = Self.processStart(pid) else { return true }
+        return start != processStart
+    }
+
+    /// Whether `lock` (with `info` from lstat) appeared during the recorded session.
+    func leftBehind(_ lock: String, _ info: stat) -> Bool {
+        guard let identity = Self.identity(lock, info), !existingLocks.contains(identity) else { return false }
+        let changed = info.st_ctim
+        return changed.tv_sec > written.tv_sec || (changed.tv_sec == written.tv_sec && changed.tv_nsec >= written.tv_nsec)
+    }
+
+    static func identity(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return identity(path, info)
+    }
+
+    static func identity(_ path: String, _ info: stat) -> String? { "\(info.st_ino) \(path)" }
+
+    static func bootID() -> String {
+        ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Field 22 of /proc/<pid>/stat, nil when no such process runs.
+    static func processStart(_ pid: Int32) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // After the command name in parentheses: field 3 onwards; the start time is field 22.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? String(fields[19]) : nil
     }
 }

@@ -1,6 +1,13 @@
 // `.sheaf/index.sqlite`: the catalog and the FTS5 index, a cache of the files. Opening it never
-// asks the user to repair anything: a missing, corrupt or foreign database is moved aside and
-// rebuilt from the files.
+// asks the user to repair anything: a missing, corrupt or foreign database is rebuilt from the
+// files. Two rules keep that safe:
+// - Only damage (SQLITE_CORRUPT, SQLITE_NOTADB, an unknown schema) is repaired by rebuilding.
+//   A full disk, a read-only folder or an I/O error is reported as such and nothing is
+//   deleted: rebuilding cannot fix those, and the old index still answers read commands.
+// - A full build (`atomicBuild`) fills a separate file, `index.sqlite.building`, and
+//   `finishBuild` puts it in place: copied into the live database in one transaction (SQLite's
+//   backup, so readers keep their snapshot) or, when there was no usable one, renamed over it.
+//   A read command running meanwhile sees the old index or the new one, never half of one.
 import Foundation
 import GRDB
 import SheafCore
@@ -20,67 +27,258 @@ public final class NoteIndex: @unchecked Sendable {
     public private(set) var rebuildReason: RebuildReason?
     /// Dead FTS rows below this count never trigger a compaction (tests lower it).
     var compactionMinimum = 1000
+    /// Full builds go to a separate file that `finishBuild` puts in place.
+    private let atomicBuild: Bool
+    /// A full build under way in `buildingPath`, and how it will replace the live file.
+    private var build = Build.none
+    /// The index was opened for reading only: it could not be written (see `openForReading`).
+    public private(set) var isReadOnly = false
 
-    /// Opens (or creates) the index of `vault`.
-    public init(vault: Vault, rebuild: Bool = false) throws(SheafError) {
+    /// The `what` of the error for an index that cannot be written (full disk, read-only, I/O).
+    public static let cannotWrite = "cannot write the index"
+
+    var buildingPath: String { path + ".building" }
+
+    /// Opens (or creates) the index of `vault`. With `atomicBuild`, a full build (missing,
+    /// damaged, changed format or `rebuild`) goes to a separate file: call `finishBuild` after
+    /// the scan. Without it the database is rebuilt in place.
+    public init(vault: Vault, rebuild: Bool = false, atomicBuild: Bool = false) throws(SheafError) {
         path = vault.stateDirectory + "/index.sqlite"
-        let fm = FileManager.default
-        var reason: RebuildReason? = fm.fileExists(atPath: path) ? nil : .missing
-        if rebuild {
-            Self.remove(path)
-            reason = .requested
-        }
-        var opened: DatabasePool
-        do {
-            opened = try Self.openAndMigrate(path)
-            if try opened.read({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'needs_rebuild'") }) != nil {
-                reason = reason ?? .schemaChanged
+        self.atomicBuild = atomicBuild
+        let exists = FileManager.default.fileExists(atPath: path)
+        var reason: RebuildReason? = exists ? nil : .missing
+        if rebuild { reason = .requested }
+        var live: DatabasePool?
+        if exists {
+            do {
+                let opened = try Self.open(path)
+                live = opened
+                if !rebuild {
+                    switch try Self.schemaState(opened) {
+                    case .current: break
+                    case .behind where !atomicBuild: try Self.migrate(opened)
+                    case .behind: reason = .schemaChanged
+                    case .unknown: reason = .unreadable; live = nil
+                    }
+                    if reason == nil, try Self.needsRebuild(opened) { reason = .schemaChanged }
+                }
+            } catch let error where Self.isCorruption(error) {
+                reason = .unreadable
+                live = nil
+            } catch {
+                throw Self.describe(error, path: path, writing: true)
             }
-        } catch {
-            // Corrupt, truncated, garbage or from an unknown newer schema: start again.
-            Self.remove(path)
-            reason = .unreadable
-            do { opened = try Self.openAndMigrate(path) }
-            catch { throw SheafError("cannot create the index", path: path, cause: "\(error)") }
         }
-        pool = opened
-        rebuildReason = reason
+        if let reason, atomicBuild {
+            pool = try Self.startBuild(at: path + ".building")
+            build = live.map { .copyInto($0) } ?? .renameOver
+            rebuildReason = reason
+        } else if let reason, live == nil || reason == .requested {
+            try? live?.close()
+            Self.remove(path)
+            do { pool = try Self.open(path); try Self.migrate(pool) }
+            catch { throw Self.describe(error, path: path, writing: true) }
+            rebuildReason = reason
+        } else if let live {
+            pool = live
+            rebuildReason = reason
+        } else {
+            throw SheafError("cannot open the index", path: path)  // unreachable: no file means a reason
+        }
     }
 
-    private static func openAndMigrate(_ path: String) throws -> DatabasePool {
+    /// Opens the existing index to answer from it as it is, without changing it: nil when there
+    /// is none that can answer (missing, damaged, being created, of another format). When the
+    /// folder or disk cannot be written, it is opened read-only (`isReadOnly`).
+    public static func openForReading(vault: Vault) throws(SheafError) -> NoteIndex? {
+        let path = vault.stateDirectory + "/index.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var lastError: any Error = SheafError("cannot open the index")
+        for mode in [ReadMode.normal, .readOnly, .immutable] {
+            do {
+                let pool = try open(path, mode: mode)
+                guard try schemaState(pool) == .current, try !needsRebuild(pool) else { return nil }
+                return NoteIndex(path: path, pool: pool, readOnly: mode != .normal)
+            } catch {
+                if isCorruption(error) { return nil }
+                lastError = error
+            }
+        }
+        throw describe(lastError, path: path, writing: false)
+    }
+
+    private init(path: String, pool: DatabasePool, readOnly: Bool) {
+        self.path = path
+        self.pool = pool
+        self.atomicBuild = false
+        self.isReadOnly = readOnly
+    }
+
+    /// Puts a full build in place once the scan filled it (nothing to do otherwise). On failure
+    /// the live index is left as it was and the build is deleted.
+    public func finishBuild() throws(SheafError) {
+        if case .none = build { return }
+        let built = pool
+        do {
+            if case .copyInto(let live) = build {
+                // One write transaction on the live database: its readers see the old index or the new.
+                try built.backup(to: live)
+                try? live.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                try built.close()
+                Self.remove(buildingPath)
+                pool = live
+            } else {
+                try built.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                try built.close()  // the last connection: the file is now whole without its -wal
+                for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+                guard rename(buildingPath, path) == 0 else {
+                    throw SheafError(Self.cannotWrite, path: path, cause: String(cString: strerror(errno)))
+                }
+                Self.remove(buildingPath)
+                pool = try Self.open(path)
+            }
+            build = .none
+        } catch {
+            try? built.close()
+            Self.remove(buildingPath)
+            throw Self.describe(error, path: path, writing: true)
+        }
+    }
+
+    /// How a full build replaces the live file: copied into the usable live database, or renamed
+    /// over a missing or damaged one.
+    private enum Build { case none, copyInto(DatabasePool), renameOver }
+
+    enum SchemaState { case current, behind, unknown }
+
+    enum ReadMode { case normal, readOnly, immutable }
+
+    private static func open(_ path: String, mode: ReadMode = .normal) throws -> DatabasePool {
         var config = Configuration()
         config.busyMode = .timeout(5)
+        config.readonly = mode != .normal
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            if mode == .normal {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA foreign_keys = ON")
+            }
             db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
         }
-        let pool = try DatabasePool(path: path, configuration: config)
-        let migrator = Schema.migrator
-        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
-        let known = Set(migrator.migrations)
-        if !applied.isSubset(of: known) {
-            throw SheafError("index from a newer Sheaf")
-        }
-        try migrator.migrate(pool)
-        // No `PRAGMA quick_check` here: it reads every page (38 ms at 10k notes, on every
-        // command). A garbage file already failed above; damage deeper in the file surfaces as
-        // SQLITE_CORRUPT during the scan, which then rebuilds (see `startOver`).
+        // A WAL database in a folder that cannot be written opens only as immutable (SQLite
+        // cannot create its -shm file there): a URI, which Debian's SQLite accepts.
+        let location = mode == .immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
+        let pool = try DatabasePool(path: location, configuration: config)
+        // Reading the schema here turns a garbage file into SQLITE_NOTADB now, not mid-command.
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         return pool
     }
 
-    /// Whether `error` says the database file is damaged.
+    private static func uriEscaped(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// Whether the database has every migration this Sheaf knows and no other.
+    static func schemaState(_ pool: DatabasePool) throws -> SchemaState {
+        let migrator = Schema.migrator
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        let known = Set(migrator.migrations)
+        if !applied.isSubset(of: known) { return .unknown }  // from a newer Sheaf
+        return applied == known ? .current : .behind
+    }
+
+    static func needsRebuild(_ pool: DatabasePool) throws -> Bool {
+        try pool.read { db in
+            guard try db.tableExists("meta") else { return false }
+            return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'needs_rebuild'") != nil
+        }
+    }
+
+    private static func migrate(_ pool: DatabasePool) throws {
+        guard try schemaState(pool) != .unknown else { throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "index from a newer Sheaf") }
+        try Schema.migrator.migrate(pool)
+        // No `PRAGMA quick_check` here: it reads every page (38 ms at 10k notes, on every
+        // command). A garbage file already failed above; damage deeper in the file surfaces as
+        // SQLITE_CORRUPT during the scan, which then rebuilds (see `startOver`).
+    }
+
+    /// A fresh, migrated database at `building`, replacing what a killed build left there.
+    private static func startBuild(at building: String) throws(SheafError) -> DatabasePool {
+        remove(building)
+        do {
+            let pool = try open(building)
+            try migrate(pool)
+            return pool
+        } catch {
+            remove(building)
+            throw describe(error, path: String(building.dropLast(".building".count)), writing: true)
+        }
+    }
+
+    /// Whether `error` says the database file is damaged (never a full disk or an I/O error).
     static func isCorruption(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
-    /// Moves a damaged database aside and starts an empty one; the next scan fills it.
+    /// An error of the database as a message for people: what failed and why, in words. The
+    /// cause comes from the folder when it says more than SQLite's code (a full disk surfaces
+    /// as SQLITE_FULL, but also as SQLITE_IOERR; a read-only mount as SQLITE_CANTOPEN).
+    public static func describe(_ error: any Error, path: String, writing: Bool) -> SheafError {
+        if let error = error as? SheafError { return error }
+        let what = writing ? cannotWrite : "cannot read the index"
+        guard let error = error as? DatabaseError else { return SheafError(what, path: path, cause: "\(error)") }
+        let folder = (path as NSString).deletingLastPathComponent
+        switch (error.resultCode, folderProblem(folder)) {
+        case (.SQLITE_BUSY, _), (.SQLITE_LOCKED, _):
+            return SheafError("the index is busy", path: path, cause: "another program holds it locked",
+                              hint: "close other programs that use .sheaf/index.sqlite, then run this again")
+        case (.SQLITE_NOMEM, _):
+            return SheafError("out of memory while using the index", path: path)
+        case (_, .full), (.SQLITE_FULL, _):
+            return SheafError(cannotWrite, path: path, cause: "the disk is full",
+                              hint: "free some space on the disk that holds .sheaf/, then run this again")
+        case (_, .readOnlyMount):
+            return SheafError(cannotWrite, path: path, cause: "the file system is mounted read-only",
+                              hint: "remount it writable (or copy the vault somewhere writable), then run this again")
+        case (_, .notWritable), (.SQLITE_READONLY, _), (.SQLITE_CANTOPEN, _), (.SQLITE_PERM, _):
+            return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
+                              cause: "the index or its folder is read-only (no permission to write)",
+                              hint: "make .sheaf/ and the files in it writable, then run this again")
+        case (.SQLITE_IOERR, _):
+            return SheafError(what, path: path, cause: "the disk reported an input/output error (SQLite code \(error.extendedResultCode.rawValue))",
+                              hint: "check the disk and its free space, then run this again")
+        default:
+            return SheafError(what, path: path, cause: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        }
+    }
+
+    enum FolderProblem { case none, full, readOnlyMount, notWritable }
+
+    /// What is wrong with the folder of the index, if anything a user can fix.
+    static func folderProblem(_ folder: String) -> FolderProblem {
+        var info = statvfs()
+        if statvfs(folder, &info) == 0 {
+            if info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnlyMount }
+            if info.f_bavail == 0 { return .full }
+        }
+        return access(folder, W_OK) == 0 ? .none : .notWritable
+    }
+
+    /// Moves a damaged database aside and starts an empty one; the next scan fills it (with
+    /// `atomicBuild` in a separate file that replaces the damaged one).
     func startOver() throws(SheafError) {
         try? pool.close()
-        Self.remove(path)
-        do { pool = try Self.openAndMigrate(path) }
-        catch { throw SheafError("cannot create the index", path: path, cause: "\(error)") }
+        if atomicBuild {
+            if case .copyInto(let live) = build { try? live.close() }
+            pool = try Self.startBuild(at: buildingPath)
+            build = .renameOver
+        } else {
+            Self.remove(path)
+            do { pool = try Self.open(path); try Self.migrate(pool) }
+            catch { throw Self.describe(error, path: path, writing: true) }
+        }
         rebuildReason = .unreadable
     }
 

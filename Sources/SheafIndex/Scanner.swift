@@ -79,14 +79,14 @@ extension NoteIndex {
         } catch let error as SheafError {
             throw error
         } catch {
-            throw SheafError("cannot update the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`")
+            throw Self.describe(error, path: path, writing: true)
         }
         do {
             return try scanOnce(vault: vault, walker: walker, progress: progress)
         } catch let error as SheafError {
             throw error
         } catch {
-            throw SheafError("cannot update the index", path: path, cause: "\(error)", hint: "run `sheaf index --rebuild`")
+            throw Self.describe(error, path: path, writing: true)
         }
     }
 

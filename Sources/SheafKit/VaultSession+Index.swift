@@ -1,32 +1,60 @@
 // The index as read commands see it: opened once per command and brought up to date by an
-// incremental scan first, unless another writer holds the lock, in which case the command
-// answers from the index as it is and says so.
+// incremental scan first, holding `.sheaf/lock`. When another command holds the lock, a read
+// command answers from the index as it is and says so; it waits only when there is no complete
+// index to answer from (the first build is under way). When the index cannot be written (a full
+// disk, a read-only `.sheaf/`) a read command answers from it as it is, with a warning; a
+// command whose job is to update it (`sheaf index`) fails instead.
 import Foundation
 import SheafCore
 import SheafIndex
 
 extension VaultSession {
     /// The vault's index, scanned so that any editor's change is seen. `onBusy` is told when the
-    /// scan was skipped because another command holds the lock.
-    public func freshIndex(rebuild: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil,
+    /// scan was skipped because another command holds the lock. With `mustUpdate` the command
+    /// waits for the lock and fails when the index cannot be written, instead of answering
+    /// from the index as it is.
+    public func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil,
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
-        guard let lock = heldLock ?? VaultLock(path: vault.lockPath) else {
-            (onBusy ?? onIndexBusy)?()
-            let index = try NoteIndex(vault: vault)
-            cachedIndex = (index, nil)
-            return (index, nil)
+        var lock = heldLock
+        if lock == nil {
+            do { lock = try VaultLock.take(vault.lockPath, wait: mustUpdate || rebuild, onWait: onLockWait) }
+            catch { return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate) }
+        }
+        if lock == nil {
+            if let index = try NoteIndex.openForReading(vault: vault) {
+                (onBusy ?? onIndexBusy)?()
+                cachedIndex = (index, nil)
+                return (index, nil)
+            }
+            // No complete index yet: the command holding the lock is building it.
+            lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait)
         }
         if heldLock == nil {
             heldLock = lock
             defer { heldLock = nil }
             try completeInterruptedMove()  // links a killed `mv` left pointing nowhere
         }
-        let index = try NoteIndex(vault: vault, rebuild: rebuild)
-        let report = try index.scan(vault: vault, walker: walker(), progress: progress)
-        withExtendedLifetime(lock) {}
-        cachedIndex = (index, report)
-        return (index, report)
+        do {
+            let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
+            let report = try index.scan(vault: vault, walker: walker(), progress: progress)
+            try index.finishBuild()
+            withExtendedLifetime(lock) {}
+            cachedIndex = (index, report)
+            return (index, report)
+        } catch {
+            guard error.what == NoteIndex.cannotWrite else { throw error }
+            return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate)
+        }
+    }
+
+    /// The index as it is, for a read command that could not update it; `error` when it must.
+    private func answerAsIs(cannotUpdate error: SheafError, mustUpdate: Bool) throws(SheafError) -> (NoteIndex, ScanReport?) {
+        guard !mustUpdate, let index = try? NoteIndex.openForReading(vault: vault) else { throw error }
+        onIndexStale?(error)
+        cachedIndex = (index, nil)
+        return (index, nil)
     }
 
     /// The walk of this vault, with git's ignore rules.

@@ -20,6 +20,10 @@ public final class VaultSession {
     /// Told about a path a command left out but went on without (a commit skipping a file whose
     /// name is not UTF-8).
     public var onWarning: ((VaultWarning) -> Void)?
+    /// Told when a command starts waiting for another one that holds `.sheaf/lock`.
+    public var onLockWait: (() -> Void)?
+    /// Told when a read command answers from the index as it is because it cannot write it.
+    public var onIndexStale: ((SheafError) -> Void)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault

@@ -86,6 +86,7 @@ final class Replicas {
         Replicas.git(arguments, in: vaults[i])
     }
 
+    @discardableResult
     static func git(_ arguments: [String], in directory: String) -> RunResult {
         CLI.runProcess("/usr/bin/git", arguments, in: directory,
                        environment: ["GIT_AUTHOR_NAME": "Plain Git", "GIT_AUTHOR_EMAIL": "git@example.invalid",

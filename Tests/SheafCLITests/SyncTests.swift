@@ -242,17 +242,6 @@ import TestSupport
 }
 
 @Suite struct StaleLockTests {
-    /// Regression: a sync killed while libgit2 wrote `.git/index` left `index.lock`, and every
-    /// later sync failed with "the index is locked".
-    @Test func staleIndexLockLeftByAKilledSyncIsCleared() {
-        let r = Replicas(1, samples: false)
-        CLI.write("", to: r[0] + "/.git/index.lock")
-        r.write(0, "Start.md", "# Start\n\nedited\n")
-        let result = r.sync(0)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: r[0] + "/.git/index.lock"))
-    }
-
     /// A lock a running git holds open is not touched: the sync says the index is locked.
     @Test func aLockHeldByARunningProcessIsLeftAlone() throws {
         let r = Replicas(1, samples: false)

@@ -14,9 +14,8 @@ struct Index: ParsableCommand {
     func run() throws {
         let session = try global.open()
         let bar = ProgressBar.callback("indexing")
-        let (_, scan) = try session.freshIndex(rebuild: rebuild, progress: bar?.0) {
-            Terminal.warn("another sheaf command is updating the index; try again when it is done")
-        }
+        // Waits for a command that holds the lock; fails (exit 2) when the index cannot be written.
+        let (_, scan) = try session.freshIndex(rebuild: rebuild, mustUpdate: true, progress: bar?.0)
         bar?.1.finish()
         guard let report = scan else { throw ExitCode(2) }
         if let reason = report.rebuilt { Terminal.err("sheaf: rebuilt the index: \(reason.rawValue)") }
