@@ -41,7 +41,7 @@ public enum RemoteURL {
     /// A URL split into the URL without user-info, and the user name and password it held
     /// (percent-decoded). ssh URLs keep their user name, which selects the account.
     public static func withoutUserInfo(_ url: String) -> (url: String, user: String?, password: String?) {
-        guard let marker = url.range(of: "://") else { return (url, nil, nil) }
+        guard let marker = url.range(of: "://") else { return scpWithoutPassword(url) }
         let scheme = String(url[..<marker.lowerBound])
         let authorityEnd = url[marker.upperBound...].firstIndex { isAuthorityEnd($0) } ?? url.endIndex
         let authority = url[marker.upperBound..<authorityEnd]
@@ -70,6 +70,16 @@ public enum RemoteURL {
     }
 
     // MARK: - Helpers
+
+    /// scp-like `user:password@host:path`: the password split off, the user kept.
+    private static func scpWithoutPassword(_ url: String) -> (url: String, user: String?, password: String?) {
+        let head = url[..<(url.firstIndex(of: "/") ?? url.endIndex)]
+        guard let at = head.lastIndex(of: "@"), let colon = head[..<at].firstIndex(of: ":"),
+              head[head.index(after: at)...].contains(":") else { return (url, nil, nil) }
+        let user = String(url[..<colon])
+        let password = String(url[url.index(after: colon)..<at])
+        return (user + url[at...], user, password)
+    }
 
     private static func isSchemeCharacter(_ c: Character) -> Bool {
         c.isASCII && (c.isLetter || c.isNumber || c == "+" || c == "-" || c == ".")
