@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import SheafCore
+import SheafGit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,8 @@ public struct Sheaf: ParsableCommand {
             try command.run()
             Glibc.exit(0)
         } catch let error as SheafError {
-            Terminal.err(error.description)
+            // Any URL in a message is shown without its user-info (a token or password).
+            Terminal.err(RemoteURL.redacting(error.description))
             Glibc.exit(error.exitCode)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)

@@ -1,24 +1,16 @@
 // https credentials: git's own credential helpers through `git credential fill` (never prompting
-// on the terminal), else SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN. Nothing is stored by Sheaf.
+// on the terminal), else SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN. Sheaf itself stores no secret:
+// a password given in a URL to `remote add` or `clone` is handed to `git credential approve`,
+// which gives it to the helper the user configured (and to nothing when none is).
 import CGit2
 import Foundation
 
-enum CredentialHelper {
+public enum CredentialHelper {
     /// Asks `git credential fill` for the URL's credentials; nil when git is missing or no
     /// helper knows them.
-    static func fill(url: String, user: String?) -> (String, String)? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme,
-              let host = components.host else { return nil }
-        var request = "protocol=\(scheme)\nhost=\(host)\(components.port.map { ":\($0)" } ?? "")\n"
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        if !path.isEmpty { request += "path=\(path)\n" }
-        if let user { request += "username=\(user)\n" }
-        request += "\n"
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_TERMINAL_PROMPT"] = "0"
-        environment["GIT_ASKPASS"] = "/bin/false"
-        environment["SSH_ASKPASS"] = "/bin/false"
-        guard let output = Subprocess.run(["git", "credential", "fill"], input: request, environment: environment),
+    static func fill(url: String, user: String?) -> HTTPCredential? {
+        guard let request = request(url: url, user: user) else { return nil }
+        guard let output = Subprocess.run(["git", "credential", "fill"], input: request + "\n", environment: quietEnvironment()),
               output.status == 0 else { return nil }
         var fields: [String: String] = [:]
         for line in output.stdout.split(separator: "\n") {
@@ -26,13 +18,80 @@ enum CredentialHelper {
             fields[String(line[..<eq])] = String(line[line.index(after: eq)...])
         }
         guard let name = fields["username"], let secret = fields["password"] else { return nil }
-        return (name, secret)
+        return HTTPCredential(user: name, password: secret)
     }
 
-    static func environment() -> (String, String)? {
+    /// Whether git has a credential helper for the URL (`credential.helper`, or one set for a
+    /// URL that matches), as seen from `directory` (so the repository's own config counts).
+    public static func helperConfigured(for url: String, in directory: String) -> Bool {
+        guard let output = Subprocess.run(["git", "-C", directory, "config", "--get-urlmatch", "credential.helper", url],
+                                          environment: quietEnvironment()) else { return false }
+        return output.status == 0 && !output.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// Gives the credential to git's configured helpers (`git credential approve`).
+    /// Returns false when git could not be run.
+    @discardableResult
+    public static func approve(url: String, credential: HTTPCredential, in directory: String) -> Bool {
+        guard !credential.password.contains("\n"), !credential.password.contains("\0"),
+              var request = request(url: url, user: credential.user) else { return false }
+        request += "password=\(credential.password)\n\n"
+        guard let output = Subprocess.run(["git", "-C", directory, "credential", "approve"], input: request,
+                                          environment: quietEnvironment()) else { return false }
+        return output.status == 0
+    }
+
+    static func environment() -> HTTPCredential? {
         let env = ProcessInfo.processInfo.environment
         guard let token = env["SHEAF_HTTP_TOKEN"], !token.isEmpty else { return nil }
-        return (env["SHEAF_HTTP_USER"] ?? "sheaf", token)
+        return HTTPCredential(user: env["SHEAF_HTTP_USER"] ?? "sheaf", password: token)
+    }
+
+    /// The `protocol`, `host` and `path` (and `username`) lines git's credential protocol reads.
+    private static func request(url: String, user: String?) -> String? {
+        let bare = RemoteURL.withoutUserInfo(url).url
+        guard let components = URLComponents(string: bare), let scheme = components.scheme,
+              let host = components.host else { return nil }
+        // A line break in a value would let a URL smuggle extra fields into the request.
+        let fields = [scheme, host, components.path, user ?? ""]
+        guard !fields.contains(where: { $0.contains("\n") || $0.contains("\0") }) else { return nil }
+        var request = "protocol=\(scheme)\nhost=\(host)\(components.port.map { ":\($0)" } ?? "")\n"
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        if !path.isEmpty { request += "path=\(path)\n" }
+        if let user { request += "username=\(user)\n" }
+        return request
+    }
+
+    private static func quietEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["GIT_ASKPASS"] = "/bin/false"
+        environment["SSH_ASKPASS"] = "/bin/false"
+        return environment
+    }
+}
+
+/// ssh-agent: whether `SSH_AUTH_SOCK` names a socket an agent listens on.
+enum SSHAgent {
+    static func answers(_ path: String?) -> Bool {
+        guard let path, !path.isEmpty else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 // Remotes: listing and editing them, fetching a branch into `refs/remotes/<remote>/`, and
-// pushing a branch, with the callbacks of `Transfer.swift`. A rejected push is reported as a
-// `.rejected` failure so the caller can fetch, merge and try again.
+// pushing a branch, with the callbacks of `Transfer.swift` and under its watchdog. A rejected
+// push is reported as a `.rejected` failure so the caller can fetch, merge and try again. The
+// certificate authorities for https come from GIT_SSL_CAINFO / GIT_SSL_CAPATH, else git's
+// `http.sslCAInfo` / `http.sslCAPath`, as for git itself.
 import CGit2
 import Foundation
 
@@ -8,6 +10,11 @@ import Foundation
 public struct RemoteInfo: Sendable, Equatable {
     public let name: String
     public let url: String
+
+    public init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
 }
 
 extension Repository {
@@ -56,8 +63,8 @@ extension Repository {
             fetchOptions.prune = GIT_FETCH_NO_PRUNE
             fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
             // A missing remote branch is not an error for a fetch with an optional refspec.
-            let rc = try Self.withStrings(["+refs/heads/\(branch):\(tracking)"]) { specs in
-                git_remote_fetch(remote, &specs, &fetchOptions, "sheaf: fetch")
+            let rc = try Self.withStrings(["+refs/heads/\(branch):\(tracking)"]) { (specs) throws(GitError) in
+                try session.watching { git_remote_fetch(remote, &specs, &fetchOptions, "sheaf: fetch") }
             }
             try session.check(rc, "git_remote_fetch")
         }
@@ -71,8 +78,8 @@ extension Repository {
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             session.install(into: &pushOptions.callbacks)
-            let rc = try Self.withStrings(["refs/heads/\(branch):refs/heads/\(branch)"]) { specs in
-                git_remote_push(remote, &specs, &pushOptions)
+            let rc = try Self.withStrings(["refs/heads/\(branch):refs/heads/\(branch)"]) { (specs) throws(GitError) in
+                try session.watching { git_remote_push(remote, &specs, &pushOptions) }
             }
             try session.check(rc, "git_remote_push")
             if session.rejectedReference != nil {
@@ -90,8 +97,32 @@ extension Repository {
         try check(git_remote_lookup(&remote, handle, name), "git_remote_lookup")
         defer { git_remote_free(remote) }
         let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        try trustConfiguredAuthorities()
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
+    }
+
+    /// Points libgit2 (mbedTLS here) at the CA file or folder git would use: GIT_SSL_CAINFO and
+    /// GIT_SSL_CAPATH, else `http.sslCAInfo` and `http.sslCAPath`. Unset, libgit2's default stays.
+    func trustConfiguredAuthorities() throws(GitError) {
+        let environment = ProcessInfo.processInfo.environment
+        var file = environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
+        var folder = environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
+        if file == nil && folder == nil {
+            var config: OpaquePointer?
+            if git_repository_config_snapshot(&config, handle) == 0, let config {
+                defer { git_config_free(config) }
+                for (key, slot) in [("http.sslCAInfo", 0), ("http.sslCAPath", 1)] {
+                    var buffer = git_buf()
+                    if git_config_get_path(&buffer, config, key) == 0, let raw = buffer.ptr {
+                        if slot == 0 { file = String(cString: raw) } else { folder = String(cString: raw) }
+                    }
+                    git_buf_dispose(&buffer)
+                }
+            }
+        }
+        guard file != nil || folder != nil else { return }
+        try check(sheaf_git_set_ssl_cert_locations(file, folder), "git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS)")
     }
 
     static func withStrings<T>(_ strings: [String], _ body: (inout git_strarray) throws(GitError) -> T) throws(GitError) -> T {
@@ -109,8 +140,36 @@ extension TransferSession {
     /// credential) is attached to the error.
     func check(_ rc: Int32, _ function: String) throws(GitError) {
         guard rc < 0 else { return }
+        if let watchdog, watchdog.fired {
+            // Whatever libgit2 says of a socket the watchdog shut is not the cause.
+            var error = GitError(function: function, code: .other(rc),
+                                 message: "the remote sent nothing for \(Self.seconds(watchdog.limit)); gave up (SHEAF_TRANSFER_TIMEOUT sets the limit)")
+            error.transferFailure = .unreachable
+            throw error
+        }
         var error = GitError.last(function, rc)
-        if let failure { error.transferFailure = failure }
+        if let failureDetail {
+            let code = error.code, errorClass = error.errorClass
+            error = GitError(function: function, code: code, message: failureDetail)
+            error.errorClass = errorClass
+        }
+        if let failure {
+            error.transferFailure = failure
+        } else if sshAttempts > 0 || usernameAttempts > 0, error.errorClass == Int32(GIT_ERROR_SSH.rawValue),
+                  Self.isAuthenticationMessage(error.message) {
+            // The connection was made and keys were offered: libssh2 refused a key or the agent.
+            error.transferFailure = .authentication
+        }
         throw error
+    }
+
+    /// libgit2's and libssh2's wording when authentication, not the network, failed.
+    static func isAuthenticationMessage(_ message: String) -> Bool {
+        let lower = message.lowercased()
+        return ["authenticat", "public key", "private key", "publickey", "agent", "username"].contains { lower.contains($0) }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

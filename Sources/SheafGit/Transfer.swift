@@ -1,8 +1,10 @@
-// What a fetch or push needs from outside libgit2: credentials (ssh-agent or ~/.ssh keys for
-// ssh; `git credential fill`, else SHEAF_HTTP_USER/SHEAF_HTTP_TOKEN for https), the host-key
-// policy (known_hosts, with --accept-new-host recording an unknown host's key, and a changed key
-// always refused), and progress. libgit2 calls C callbacks; they reach this state through the
-// payload pointer, taken unretained because libgit2 may call them many times.
+// What a fetch or push needs from outside libgit2: credentials (ssh-agent when its socket
+// answers, then ~/.ssh keys for ssh; for https the credential given for this command, then
+// `git credential fill`, then SHEAF_HTTP_USER/SHEAF_HTTP_TOKEN), the host-key policy
+// (known_hosts, with --accept-new-host recording an unknown host's key, and a changed key always
+// refused), the CA for https (`TLSTrust`), progress, and the watchdog that cuts a transfer when
+// nothing moves for `timeout` seconds. libgit2 calls C callbacks; they reach this state through
+// the payload pointer, taken unretained because libgit2 may call them many times.
 import CGit2
 import Foundation
 
@@ -13,6 +15,16 @@ public struct TransferProgress: Sendable {
     public let bytes: Int
 }
 
+/// A user name and password (or token) for an https remote.
+public struct HTTPCredential: Sendable, Equatable {
+    public let user: String
+    public let password: String
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
 /// Settings for one fetch, push or clone.
 public struct TransferOptions: Sendable {
     /// The home folder whose `.ssh/` holds keys and known_hosts.
@@ -20,18 +32,36 @@ public struct TransferOptions: Sendable {
     /// Record the host key of an ssh host that known_hosts does not list yet.
     public var acceptNewHost: Bool
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Seconds without progress after which the transfer is given up (0: never).
+    public var timeout: Double
+    /// An https credential to try first (from the URL given to `clone`), and the user name to
+    /// ask git's credential helpers about.
+    public var credential: HTTPCredential?
+    public var user: String?
 
     public init(home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory(), acceptNewHost: Bool = false,
-                progress: (@Sendable (TransferProgress) -> Void)? = nil) {
+                progress: (@Sendable (TransferProgress) -> Void)? = nil, timeout: Double = TransferOptions.defaultTimeout) {
         self.home = home
         self.acceptNewHost = acceptNewHost
         self.progress = progress
+        self.timeout = timeout
+    }
+
+    /// `SHEAF_TRANSFER_TIMEOUT` seconds when set to a number (0 turns the limit off), else 30.
+    public static var defaultTimeout: Double {
+        if let text = ProcessInfo.processInfo.environment["SHEAF_TRANSFER_TIMEOUT"], let value = Double(text),
+           value >= 0, value.isFinite {
+            return value
+        }
+        return 30
     }
 }
 
 /// Why a transfer failed, in the terms a user acts on.
 public enum TransferFailure: Sendable, Equatable {
     case unreachable, authentication, unknownHost(String), changedHostKey(String), notFound, rejected, other
+    /// The https server's certificate is not signed by a trusted authority (or names another host).
+    case untrustedCertificate(String)
 }
 
 /// The state the C callbacks of one transfer share.
@@ -42,11 +72,31 @@ final class TransferSession {
     var httpAttempts = 0
     var usernameAttempts = 0
     var failure: TransferFailure?
+    var failureDetail: String?
     var rejectedReference: String?
+    /// The https credentials handed out so far (each is tried once).
+    private var httpTried: [HTTPCredential] = []
+    let watchdog: TransferWatchdog?
 
     init(options: TransferOptions, url: String) {
         self.options = options
         self.url = url
+        watchdog = options.timeout > 0 ? TransferWatchdog(limit: options.timeout) : nil
+    }
+
+    /// Runs a transfer under the watchdog.
+    func watching<T>(_ body: () throws(GitError) -> T) throws(GitError) -> T {
+        watchdog?.start()
+        defer { watchdog?.stop() }
+        return try body()
+    }
+
+    /// Marks a callback's run as progress for the watchdog.
+    @inline(__always)
+    func callback<T>(_ body: () -> T) -> T {
+        watchdog?.enterCallback()
+        defer { watchdog?.leaveCallback() }
+        return body()
     }
 
     /// The callbacks of `git_remote_callbacks`, wired to this session.
@@ -54,30 +104,48 @@ final class TransferSession {
         callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
         callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
             let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-            return session.credential(out, url: url.map { String(cString: $0) } ?? "",
-                                      user: usernameFromURL.map { String(cString: $0) }, allowed: allowed)
+            return session.callback {
+                session.credential(out, url: url.map { String(cString: $0) } ?? "",
+                                   user: usernameFromURL.map { String(cString: $0) }, allowed: allowed)
+            }
         }
         callbacks.certificate_check = { cert, valid, host, payload in
             let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-            return session.checkCertificate(cert!, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
+            return session.callback {
+                session.checkCertificate(cert!, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
+            }
         }
         callbacks.transfer_progress = { stats, payload in
             let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-            if let stats = stats?.pointee {
-                session.options.progress?(TransferProgress(done: Int(stats.received_objects), total: Int(stats.total_objects),
-                                                           bytes: Int(stats.received_bytes)))
+            return session.callback {
+                if let stats = stats?.pointee {
+                    session.options.progress?(TransferProgress(done: Int(stats.received_objects), total: Int(stats.total_objects),
+                                                               bytes: Int(stats.received_bytes)))
+                }
+                return 0
             }
-            return 0
+        }
+        callbacks.sideband_progress = { _, _, payload in
+            let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+            return session.callback { 0 }
+        }
+        callbacks.pack_progress = { _, _, _, payload in
+            let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
+            return session.callback { 0 }
         }
         callbacks.push_transfer_progress = { current, total, bytes, payload in
             let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-            session.options.progress?(TransferProgress(done: Int(current), total: Int(total), bytes: bytes))
-            return 0
+            return session.callback {
+                session.options.progress?(TransferProgress(done: Int(current), total: Int(total), bytes: bytes))
+                return 0
+            }
         }
         callbacks.push_update_reference = { refname, status, payload in
             let session = Unmanaged<TransferSession>.fromOpaque(payload!).takeUnretainedValue()
-            if status != nil { session.rejectedReference = refname.map { String(cString: $0) } ?? "" }
-            return 0
+            return session.callback {
+                if status != nil { session.rejectedReference = refname.map { String(cString: $0) } ?? "" }
+                return 0
+            }
         }
     }
 
@@ -92,34 +160,49 @@ final class TransferSession {
         }
         if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
             let name = user ?? NSUserName()
-            let agent = ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"] != nil
+            // A stale SSH_AUTH_SOCK (the agent's socket gone) would fail the whole connection
+            // inside libgit2, with no second try: the agent is used only when it answers.
+            let agent = SSHAgent.answers(ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"])
             let keys = ["id_ed25519", "id_ecdsa", "id_rsa"].map { options.home + "/.ssh/" + $0 }
                 .filter { FileManager.default.fileExists(atPath: $0) }
             let attempt = sshAttempts
             sshAttempts += 1
             if agent && attempt == 0 { return git_credential_ssh_key_from_agent(out, name) }
             let index = attempt - (agent ? 1 : 0)
-            guard index < keys.count else { return fail(.authentication) }
+            guard index < keys.count else {
+                return fail(.authentication, keys.isEmpty && !agent
+                    ? "no ssh key: no ssh-agent answers and ~/.ssh holds no id_ed25519, id_ecdsa or id_rsa"
+                    : "the server accepted none of the keys offered")
+            }
             let key = keys[index]
             let publicKey = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
             return git_credential_ssh_key_new(out, name, publicKey, key, nil)
         }
         if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0 {
             httpAttempts += 1
-            let found: (String, String)?
-            switch httpAttempts {
-            case 1: found = CredentialHelper.fill(url: url, user: user) ?? CredentialHelper.environment()
-            case 2: found = CredentialHelper.environment()
-            default: found = nil
+            // Each source once, in order; a credential already refused is not sent again. A
+            // password given for this command is the only one tried, as git does with a URL's.
+            let sources: [() -> HTTPCredential?] = options.credential.map { given in [{ given }] } ?? [
+                { CredentialHelper.fill(url: url, user: user ?? self.options.user) },
+                { CredentialHelper.environment() },
+            ]
+            for source in sources {
+                guard let found = source(), !httpTried.contains(found) else { continue }
+                httpTried.append(found)
+                return git_credential_userpass_plaintext_new(out, found.user, found.password)
             }
-            guard let (name, secret) = found else { return fail(.authentication) }
-            return git_credential_userpass_plaintext_new(out, name, secret)
+            return fail(.authentication, httpTried.isEmpty
+                ? "no credentials: none from git's credential helpers, and SHEAF_HTTP_TOKEN is not set"
+                : "the server refused the user name and password")
         }
         return fail(.authentication)
     }
 
-    private func fail(_ failure: TransferFailure) -> Int32 {
+    /// Records why a callback stopped the transfer (the message replaces libgit2's, which is
+    /// empty for a callback's error) and returns GIT_EUSER.
+    private func fail(_ failure: TransferFailure, _ detail: String? = nil) -> Int32 {
         self.failure = failure
+        failureDetail = detail
         return GIT_EUSER.rawValue
     }
 
@@ -128,7 +211,7 @@ final class TransferSession {
     private func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>, valid: Bool, host: String) -> Int32 {
         if valid { return 0 }
         guard cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
-            return fail(.other)  // an https certificate the system does not trust
+            return fail(.untrustedCertificate(host))
         }
         let knownHosts = options.home + "/.ssh/known_hosts"
         let label = KnownHosts.label(host: host, port: Self.port(of: url))

@@ -1,4 +1,8 @@
-// Remotes, `status` and `clone`: the vault's place relative to its remote.
+// Remotes, `status` and `clone`: the vault's place relative to its remote. A URL's user-info
+// never reaches `.git/config`: `remote add` and `clone` store the URL without it and give an
+// https password to git's credential helper (`git credential approve`); with no helper
+// configured they refuse, rather than keep the secret anywhere in the vault. Listings show
+// URLs through `RemoteURL.redacted`.
 import Foundation
 import SheafCore
 import SheafGit
@@ -16,12 +20,59 @@ public struct VaultStatus: Sendable {
 }
 
 extension VaultSession {
+    /// The remotes, their URLs redacted for display (`RemoteURL.redacted`).
     public func remotes() throws(SheafError) -> [RemoteInfo] {
         try gitStep("cannot read the remotes") { (repo) throws(GitError) in try repo.remotes() }
+            .map { RemoteInfo(name: $0.name, url: RemoteURL.redacted($0.url)) }
     }
 
+    /// Adds a remote. The URL is stored without user-info; an https password in it goes to
+    /// git's credential helper.
     public func addRemote(name: String, url: String) throws(SheafError) {
-        try gitStep("cannot add the remote") { (repo) throws(GitError) in try repo.addRemote(name: name, url: url) }
+        let plan = try Self.credentialPlan(for: url, checkingFrom: vault.root)
+        guard try gitStep("cannot read the remotes", { (repo) throws(GitError) in try repo.remoteURL(name) }) == nil else {
+            throw SheafError("a remote of that name exists", path: RemoteURL.redacting(name),
+                             hint: "remove it first with `sheaf remote remove \(RemoteURL.redacting(name))`")
+        }
+        try gitStep("cannot add the remote") { (repo) throws(GitError) in try repo.addRemote(name: name, url: plan.url) }
+        if let credential = plan.credential {
+            try Self.approve(credential, for: plan.url, in: vault.root)
+        }
+    }
+
+    /// A remote URL as Sheaf stores it, and the credential its user-info held.
+    struct CredentialPlan {
+        let url: String
+        let credential: HTTPCredential?
+        let user: String?
+    }
+
+    /// Splits the user-info off a URL. A password is accepted only for https (git's credential
+    /// helpers keep it), and only when a helper is configured to take it.
+    static func credentialPlan(for url: String, checkingFrom directory: String) throws(SheafError) -> CredentialPlan {
+        let split = RemoteURL.withoutUserInfo(url)
+        guard let password = split.password else {
+            return CredentialPlan(url: split.url, credential: nil, user: RemoteURL.isHTTP(url) ? split.user : nil)
+        }
+        guard RemoteURL.isHTTP(url) else {
+            throw SheafError("the URL holds a password", path: RemoteURL.redacted(url),
+                             hint: "Sheaf takes passwords for https remotes only; ssh remotes use keys (ssh-agent or ~/.ssh/id_ed25519)")
+        }
+        guard CredentialHelper.helperConfigured(for: split.url, in: directory) else {
+            throw SheafError("the URL holds a password, and git has no credential helper to keep it", path: RemoteURL.redacted(url),
+                             cause: "Sheaf never stores a password in the vault",
+                             hint: "set one up (`git config --global credential.helper store`, or `cache` to keep it in memory), "
+                                 + "or give the URL without the password and set SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN")
+        }
+        let credential = HTTPCredential(user: split.user ?? "", password: password)
+        return CredentialPlan(url: split.url, credential: credential, user: split.user)
+    }
+
+    static func approve(_ credential: HTTPCredential, for url: String, in directory: String) throws(SheafError) {
+        guard CredentialHelper.approve(url: url, credential: credential, in: directory) else {
+            throw SheafError("git's credential helper did not take the password", path: RemoteURL.redacted(url),
+                             hint: "check `git config credential.helper`; the remote was added without it")
+        }
     }
 
     public func removeRemote(name: String) throws(SheafError) {
@@ -60,6 +111,8 @@ extension VaultSession {
         if existed, let items = try? fm.contentsOfDirectory(atPath: root), !items.isEmpty {
             throw SheafError("the folder is not empty", path: root, hint: "clone into a new folder")
         }
+        // Refused before anything is made when a password in the URL would have nowhere to go.
+        let plan = try credentialPlan(for: url, checkingFrom: fm.currentDirectoryPath)
         do throws(SheafError) {
             do { try fm.createDirectory(atPath: root, withIntermediateDirectories: true) }
             catch { throw SheafError("cannot create the folder", path: root, cause: error.localizedDescription) }
@@ -70,13 +123,21 @@ extension VaultSession {
             }
             _ = try initialize(folder: root)
             let session = VaultSession(vault: Vault(root: root), workingDirectory: root)
-            try session.addRemote(name: "origin", url: Self.absoluteRemote(url))
+            try session.gitStep("cannot add the remote") { (repo) throws(GitError) in
+                try repo.addRemote(name: "origin", url: Self.absoluteRemote(plan.url))
+            }
             var pullOptions = options
             pullOptions.remote = "origin"
+            // The password is used for this clone, and kept by git's helper once it worked.
+            pullOptions.credential = plan.credential
+            pullOptions.user = plan.user
             let run = try session.pull(pullOptions)
             if run.pull?.kind == .remoteEmpty {
-                throw SheafError("the remote has no branch \(branch)", path: url,
+                throw SheafError("the remote has no branch \(branch)", path: RemoteURL.redacted(url),
                                  hint: "name the branch with --branch, or push a vault there first")
+            }
+            if let credential = plan.credential {
+                try approve(credential, for: plan.url, in: root)
             }
             return (session, run)
         } catch {

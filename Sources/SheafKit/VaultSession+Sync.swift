@@ -13,6 +13,10 @@ public struct SyncOptions: Sendable {
     public var acceptNewHost = false
     public var allowUnrelated = false
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// An https credential for this command only (`clone` takes it from the URL), and the user
+    /// name to ask git's credential helpers about.
+    public var credential: HTTPCredential?
+    public var user: String?
     public init() {}
 }
 
@@ -96,9 +100,11 @@ extension VaultSession {
             var run = SyncRun(remote: remote)
             run.resumed = try resumeInterruptedUpdate()
             run.committed = try commitSnapshot()
+            var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
+            transfer.credential = options.credential
+            transfer.user = options.user
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
-                                remote: remote, transfer: TransferOptions(acceptNewHost: options.acceptNewHost,
-                                                                         progress: options.progress))
+                                remote: remote, transfer: transfer)
             syncer.allowUnrelated = options.allowUnrelated
             do {
                 (run.pull, run.push) = try body(syncer)
@@ -130,8 +136,18 @@ extension VaultSession {
         }
     }
 
-    /// A SyncError as a message that says what to do.
+    /// A SyncError as a message that says what to do. URLs and libgit2's messages pass through
+    /// `RemoteURL.redacting`, so a secret in a remote's URL is never shown.
     func describe(_ error: SyncError) -> SheafError {
+        var described = describeUnredacted(error)
+        described.path = described.path.map { RemoteURL.redacting($0) }
+        described.cause = described.cause.map { RemoteURL.redacting($0) }
+        described.hint = described.hint.map { RemoteURL.redacting($0) }
+        described.what = RemoteURL.redacting(described.what)
+        return described
+    }
+
+    private func describeUnredacted(_ error: SyncError) -> SheafError {
         switch error {
         case .noRemote:
             return SheafError("this vault has no remote", path: vault.root,
@@ -152,8 +168,12 @@ extension VaultSession {
             switch failure {
             case .authentication:
                 return SheafError("authentication failed for \(remote)", path: url, cause: cause,
-                                  hint: url.hasPrefix("http") ? "set up a git credential helper, or SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN"
+                                  hint: RemoteURL.isHTTP(url)
+                                      ? "store the right password or token in git's credential helper (give it in the URL to `sheaf remote add` or `sheaf clone`), or set SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN"
                                       : "load your key into ssh-agent or put it in ~/.ssh/id_ed25519, and check the server accepts it")
+            case .untrustedCertificate(let host):
+                return SheafError("the https certificate of the remote is not trusted", path: host, cause: cause,
+                                  hint: "if the server uses its own certificate authority, point GIT_SSL_CAINFO (or git's http.sslCAInfo) at the authority's certificate file")
             case .unknownHost(let host):
                 return SheafError("the ssh host is not in ~/.ssh/known_hosts", path: host,
                                   hint: "check its key fingerprint, then run again with --accept-new-host to record it")

@@ -90,62 +90,122 @@ final class ServerProcess {
         withExtendedLifetime(daemon) {}
     }
 
+    /// An sshd on 127.0.0.1 for replica 0 (whose folder is its HOME): host key and config in
+    /// `dir`, the user's key in `~/.ssh/id_ed25519`, authorized by the server.
+    struct SSHFixture {
+        let dir: String
+        let home: String
+        let port: Int
+        let url: String
+
+        init(_ r: Replicas) throws {
+            dir = r.temp.path + "/ssh"
+            home = r[0]  // CLI.run sets HOME to the working folder
+            try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+            port = ServerProcess.freePort()
+            let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
+            url = "ssh://\(user)@127.0.0.1:\(port)\(r.bare)"
+            keygen(dir + "/host_key")
+            keygen(home + "/.ssh/id_ed25519")
+            try FileManager.default.copyItem(atPath: home + "/.ssh/id_ed25519.pub", toPath: dir + "/authorized_keys")
+            CLI.write("""
+                Port \(port)
+                ListenAddress 127.0.0.1
+                HostKey \(dir)/host_key
+                PidFile \(dir)/sshd.pid
+                AuthorizedKeysFile \(dir)/authorized_keys
+                PasswordAuthentication no
+                KbdInteractiveAuthentication no
+                PubkeyAuthentication yes
+                StrictModes no
+                UsePAM no
+                PermitRootLogin prohibit-password
+
+                """, to: dir + "/sshd_config")
+            CLI.run(["remote", "remove", "origin"], in: r[0])
+            CLI.run(["remote", "add", "origin", url], in: r[0])
+        }
+
+        func keygen(_ path: String) {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".pub")
+            _ = CLI.runProcess("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path], in: dir)
+        }
+
+        func start() -> ServerProcess? {
+            ServerProcess(ServerTests.sshd, ["-D", "-e", "-f", dir + "/sshd_config"], port: port)
+        }
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: sshd),
                    "sshd is missing: scripts/setup installs openssh-server"))
     func syncOverSSHChecksTheHostKey() throws {
         let r = Replicas(1, samples: false)
-        let dir = r.temp.path + "/ssh"
-        let home = r[0]  // CLI.run sets HOME to the working folder
-        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-        let keygen = { (path: String) in
-            CLI.runProcess("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path], in: dir)
-        }
-        keygen(dir + "/host_key")
-        keygen(home + "/.ssh/id_ed25519")
-        try FileManager.default.copyItem(atPath: home + "/.ssh/id_ed25519.pub", toPath: dir + "/authorized_keys")
-        let port = ServerProcess.freePort()
-        CLI.write("""
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(dir)/host_key
-            PidFile \(dir)/sshd.pid
-            AuthorizedKeysFile \(dir)/authorized_keys
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            PubkeyAuthentication yes
-            StrictModes no
-            UsePAM no
-            PermitRootLogin prohibit-password
-
-            """, to: dir + "/sshd_config")
-        let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
-        let url = "ssh://\(user)@127.0.0.1:\(port)\(r.bare)"
-        CLI.run(["remote", "remove", "origin"], in: r[0])
-        CLI.run(["remote", "add", "origin", url], in: r[0])
+        let ssh = try SSHFixture(r)
         r.write(0, "Start.md", "# Start\n\nover ssh\n")
 
-        var server: ServerProcess? = try #require(ServerProcess(Self.sshd, ["-D", "-e", "-f", dir + "/sshd_config"], port: port))
+        var server = ssh.start()
+        try #require(server != nil)
         let unknown = r.sync(0)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("not in ~/.ssh/known_hosts"))
         let accepted = r.sync(0, ["--accept-new-host"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(CLI.read(home + "/.ssh/known_hosts").hasPrefix("[127.0.0.1]:\(port) ssh-ed25519 "))
+        #expect(CLI.read(ssh.home + "/.ssh/known_hosts").hasPrefix("[127.0.0.1]:\(ssh.port) ssh-ed25519 "))
         #expect(Replicas.git(["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout.contains("over ssh"))
 
         // The server comes back with another host key: refused, even with --accept-new-host.
         server = nil
-        try FileManager.default.removeItem(atPath: dir + "/host_key")
-        try FileManager.default.removeItem(atPath: dir + "/host_key.pub")
-        keygen(dir + "/host_key")
-        server = try #require(ServerProcess(Self.sshd, ["-D", "-e", "-f", dir + "/sshd_config"], port: port))
+        ssh.keygen(ssh.dir + "/host_key")
+        server = ssh.start()
+        try #require(server != nil)
         r.write(0, "Start.md", "# Start\n\nover ssh, again\n")
         let changed = r.sync(0, ["--accept-new-host"])
         #expect(changed.status == 2)
         #expect(changed.stderr.contains("host key has CHANGED"))
         #expect(!Replicas.git(["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout.contains("again"))
+        withExtendedLifetime(server) {}
+    }
+
+    /// Issue 9, item 11: an SSH_AUTH_SOCK naming a missing socket, or a socket no agent listens
+    /// on any more, made sync report the remote as offline (exit 75) instead of trying the key
+    /// files; and a key the server refuses is an authentication failure (exit 2), not offline.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: sshd),
+                   "sshd is missing: scripts/setup installs openssh-server"))
+    func staleSSHAuthSockFallsBackToKeyFiles() throws {
+        let r = Replicas(1, samples: false)
+        let ssh = try SSHFixture(r)
+        let server = ssh.start()
+        try #require(server != nil)
+
+        let deadSocket = r.temp.path + "/dead-agent.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(deadSocket.utf8) + [0])
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        #expect(bound == 0 && FileManager.default.fileExists(atPath: deadSocket))
+
+        for (i, agent) in [r.temp.path + "/missing/agent.sock", deadSocket].enumerated() {
+            r.write(0, "Start.md", "# Start\n\nover ssh \(i)\n")
+            let synced = CLI.run(["sync", "--accept-new-host"], in: r[0], environment: ["SSH_AUTH_SOCK": agent])
+            #expect(synced.status == 0, "\(agent): \(synced.stderr)")
+            #expect(Replicas.git(["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout.contains("over ssh \(i)"))
+        }
+
+        // A key the server does not know: authentication failed, exit 2.
+        ssh.keygen(ssh.home + "/.ssh/id_ed25519")
+        r.write(0, "Start.md", "# Start\n\nrefused key\n")
+        let refused = CLI.run(["sync"], in: r[0], environment: ["SSH_AUTH_SOCK": deadSocket])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("authentication failed"), "\(refused.stderr)")
         withExtendedLifetime(server) {}
     }
 }

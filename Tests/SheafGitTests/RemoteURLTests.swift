@@ -1,0 +1,40 @@
+// The redaction every shown URL goes through, and the split of user-info off stored URLs.
+import Testing
+@testable import SheafGit
+
+@Suite struct RemoteURLTests {
+    @Test(arguments: [
+        ("https://alice:TOKEN@host/notes.git", "https://***@host/notes.git"),
+        ("https://TOKEN@host:8443/notes.git", "https://***@host:8443/notes.git"),
+        ("HTTP://a:b@host", "HTTP://***@host"),
+        ("https://al%40ice:p%3Ass@host/x", "https://***@host/x"),
+        ("https://a:p@ss@host/x", "https://***@host/x"),
+        ("ssh://git@host/notes.git", "ssh://git@host/notes.git"),
+        ("ssh://git:pw@host/notes.git", "ssh://git:***@host/notes.git"),
+        ("git@host:notes.git", "git@host:notes.git"),
+        ("git:pw@host:notes.git", "***@host:notes.git"),
+        ("git://host/notes.git", "git://host/notes.git"),
+        ("file:///srv/notes.git", "file:///srv/notes.git"),
+        ("/srv/notes.git", "/srv/notes.git"),
+        ("see 'https://u:SECRET@h/r' and git://x:SECRET@y/z.", "see 'https://***@h/r' and git://***@y/z."),
+    ])
+    func userInfoIsMaskedInEveryShownURL(_ input: String, _ shown: String) {
+        #expect(RemoteURL.redacting(input) == shown)
+        #expect(!RemoteURL.redacting(input).contains("TOKEN") && !RemoteURL.redacting(input).contains("SECRET"))
+    }
+
+    @Test func storedURLsLoseTheirUserInfo() {
+        let https = RemoteURL.withoutUserInfo("https://al%40ice:p%3Ass@host:8443/notes.git?x#y")
+        #expect(https.url == "https://host:8443/notes.git?x#y")
+        #expect(https.user == "al@ice")
+        #expect(https.password == "p:ss")
+        let token = RemoteURL.withoutUserInfo("https://TOKEN@host/notes.git")
+        #expect(token.url == "https://host/notes.git" && token.user == "TOKEN" && token.password == nil)
+        let ssh = RemoteURL.withoutUserInfo("ssh://git:pw@host/notes.git")
+        #expect(ssh.url == "ssh://git@host/notes.git" && ssh.password == "pw")
+        #expect(RemoteURL.withoutUserInfo("/srv/notes.git").url == "/srv/notes.git")
+        #expect(RemoteURL.withoutUserInfo("git@host:notes.git").url == "git@host:notes.git")
+        let scp = RemoteURL.withoutUserInfo("git:pw@host:notes.git")
+        #expect(scp.url == "git@host:notes.git" && scp.password == "pw")
+    }
+}
