@@ -2,8 +2,9 @@
 // a gigabyte of zeros to a megabyte, so a remote can make any whole read cost gigabytes cheaply.
 // Here a blob's size is read from its object header alone, and a large blob is streamed to a
 // file: from a loose object through libgit2's read stream; from a pack (where libgit2 1.5.1 has
-// no read stream) through `git cat-file blob`, which streams blobs stored whole in a pack, as git
-// stores every file over its core.bigFileThreshold. A work-tree file's blob id is hashed from
+// no read stream) through `git cat-file blob`, which streams a blob stored whole (not as a delta)
+// in a pack when it is over core.bigFileThreshold (set here to `streamingThreshold`); git stores
+// every file over its default threshold (512 MB) whole. A work-tree file's blob id is hashed from
 // the file in chunks.
 import CGit2
 import Foundation
@@ -113,7 +114,8 @@ extension Repository {
         environment["GIT_DIR"] = gitDirectory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "cat-file", "blob", id]
+        // git streams a packed blob stored whole only when it is over core.bigFileThreshold.
+        process.arguments = ["git", "-c", "core.bigFileThreshold=\(Self.streamingThreshold)", "cat-file", "blob", id]
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
