@@ -66,8 +66,8 @@ public struct WorkTreeUpdate {
             let path = change.kind == .renamed ? change.oldPath : change.path
             guard isSafe(path) else { result.refused.append(path); continue }
             let full = workTree + "/" + path
-            guard let bytes = read(full) else { continue }
-            if try Repository.blobID(of: bytes) == old.blob {
+            guard exists(full), let diskID = try? Repository.blobID(ofFile: full) else { continue }
+            if diskID == old.blob {
                 try FileManager.default.removeItem(atPath: full)
                 removeEmptyFolders(above: path)
             } else {
@@ -79,21 +79,31 @@ public struct WorkTreeUpdate {
             let path = change.path
             guard isSafe(path) else { result.refused.append(path); continue }
             let full = workTree + "/" + path
-            let target = try repository.blobBytes(new.blob)
             let expected = change.kind == .modified ? change.oldFile : nil
-            if let disk = read(full) {
-                let diskID = try Repository.blobID(of: disk)
+            // A blob over the note size limit is streamed to its file, never held in memory.
+            let large = try repository.blobSize(new.blob) > Note.sizeLimit && new.mode != 0o120000
+            if exists(full) {
+                let diskID = try Repository.blobID(ofFile: full)
                 if diskID == new.blob { result.written.append(path); continue }
                 if diskID != expected?.blob {
+                    result.keptLocalEdits.append(path)
+                    // Large files are not merged by content: the user's file stays, the remote
+                    // version is in the merge commit.
+                    var info = stat()
+                    guard !large, lstat(full, &info) == 0, Int(info.st_size) <= Note.sizeLimit, let disk = read(full) else { continue }
                     // Changed by the user since Sheaf read it: merge, the user's side first.
                     let base = try expected.map { (f) throws in try repository.blobBytes(f.blob) }
-                    let merged = try NoteMerge.merge(base: base, ours: disk, theirs: target, isNote: VaultPath.isNote(path))
+                    let merged = try NoteMerge.merge(base: base, ours: disk, theirs: try repository.blobBytes(new.blob),
+                                                     isNote: VaultPath.isNote(path))
                     try AtomicFile.write(merged.merged, to: full)
-                    result.keptLocalEdits.append(path)
                     continue
                 }
             }
-            try write(target, mode: new.mode, to: full)
+            if large {
+                try writeStreaming(new.blob, mode: new.mode, to: full)
+            } else {
+                try write(try repository.blobBytes(new.blob), mode: new.mode, to: full)
+            }
             result.written.append(path)
         }
         try repository.resetIndex(toCommit: to, refreshing: result.written)
@@ -124,6 +134,35 @@ public struct WorkTreeUpdate {
             return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)).map { Array($0.utf8) }
         }
         return FileManager.default.contents(atPath: full).map(Array.init)
+    }
+
+    private func exists(_ full: String) -> Bool {
+        var info = stat()
+        return lstat(full, &info) == 0
+    }
+
+    /// Writes a blob as AtomicFile writes bytes (a temporary file beside the target, fsync,
+    /// rename), streaming it from the object database.
+    private func writeStreaming(_ blob: String, mode: UInt32, to full: String) throws {
+        let folder = (full as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temp = folder + "/.sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + (full as NSString).lastPathComponent
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode == 0o100755 ? 0o755 : 0o644)
+        guard fd >= 0 else { throw SheafError("cannot write", path: full, cause: String(cString: strerror(errno))) }
+        do {
+            try repository.writeBlob(blob, toFileDescriptor: fd)
+            guard fsync(fd) == 0 else { throw SheafError("cannot write", path: full, cause: String(cString: strerror(errno))) }
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        close(fd)
+        guard rename(temp, full) == 0 else {
+            let cause = String(cString: strerror(errno))
+            unlink(temp)
+            throw SheafError("cannot replace", path: full, cause: cause)
+        }
     }
 
     private func write(_ bytes: [UInt8], mode: UInt32, to full: String) throws {
