@@ -35,3 +35,59 @@ enum PeakRSS {
         #expect(CLI.run(["search", "numbers"], in: vault).stdout.contains("ledger") == false)
     }
 }
+
+@Suite struct LargeBlobPullTests {
+    /// A bare remote whose last commit (made with git's CLI) adds `Big.md`: `size` zero bytes,
+    /// which the pack compresses to almost nothing. Returns the replicas; vault 0 has not pulled it.
+    static func remoteWithZeroNote(size: String) -> Replicas {
+        let replicas = Replicas(1, samples: false)
+        let other = replicas.temp.path + "/other"
+        #expect(Replicas.git(["clone", "-q", replicas.bare, other], in: replicas.temp.path).status == 0)
+        #expect(CLI.sh("truncate -s \(size) Big.md", in: other).status == 0)
+        #expect(Replicas.git(["add", "Big.md"], in: other).status == 0)
+        #expect(Replicas.git(["commit", "-qm", "a large note"], in: other).status == 0)
+        #expect(Replicas.git(["push", "-q", "origin", "main"], in: other).status == 0)
+        return replicas
+    }
+
+    func pullsInBoundedMemory(size: String, bytes: Int, budgetKB: Int) {
+        let replicas = Self.remoteWithZeroNote(size: size)
+        let (r, kilobytes) = PeakRSS.run("pull", in: replicas[0])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(kilobytes > 0 && kilobytes < budgetKB, "peak RSS \(kilobytes) KB")
+        let info = try? FileManager.default.attributesOfItem(atPath: replicas[0] + "/Big.md")
+        #expect((info?[.size] as? Int) == bytes)
+        #expect(CLI.run(["status"], in: replicas[0]).stdout.contains("Big.md") == false)
+    }
+
+    /// libgit2 read the blob whole (and its local transport read it whole to pack it): a 200 MB
+    /// note took `pull` to 465 MB, a 1 GB one to 2.1 GB. Any whole copy of it fails this budget.
+    @Test func pullOfALargeZeroNoteStaysInBoundedMemory() {
+        pullsInBoundedMemory(size: "200M", bytes: 200 << 20, budgetKB: 150_000)
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"))
+    func pullOfA1GBZeroNoteStaysUnder300MB() {
+        pullsInBoundedMemory(size: "1G", bytes: 1 << 30, budgetKB: PeakRSS.budgetKB)
+    }
+
+    /// Both sides edit a note over the 10 MB limit: it is not merged by content (nor read whole);
+    /// the local file keeps the path and the remote one, byte for byte, becomes the conflict file.
+    @Test func aLargeNoteEditedOnBothSidesIsNotMergedByContent() throws {
+        let replicas = Replicas(2, samples: false)
+        let lines = String(repeating: "a line of a large note\n", count: 500_000)  // 11.5 MB
+        replicas.write(0, "Big.md", "# Big\n" + lines)
+        #expect(replicas.sync(0).status == 0)
+        #expect(replicas.sync(1).status == 0)
+        let local = "# Big\nedited on r1\n" + lines, remote = "# Big\n" + lines + "edited on r0\n"
+        replicas.write(0, "Big.md", remote)
+        #expect(replicas.sync(0).status == 0)
+        replicas.write(1, "Big.md", local)
+        let r = replicas.sync(1)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(replicas.file(1, "Big.md") == local)
+        let conflicts = replicas.conflictFiles(1)
+        #expect(conflicts.count == 1)
+        if let conflict = conflicts.first { #expect(replicas.file(1, conflict) == remote) }
+    }
+}
