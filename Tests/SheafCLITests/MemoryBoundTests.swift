@@ -2,6 +2,7 @@
 // blob from a remote, images whose decoding would take gigabytes. Each command is spawned under
 // `/usr/bin/time`, which reports the child's peak RSS; the budget is 300 MB for any command.
 import Foundation
+import MediaFixtures
 import Testing
 
 enum PeakRSS {
@@ -89,5 +90,37 @@ enum PeakRSS {
         let conflicts = replicas.conflictFiles(1)
         #expect(conflicts.count == 1)
         if let conflict = conflicts.first { #expect(replicas.file(1, conflict) == remote) }
+    }
+}
+
+@Suite struct LargeImageThumbnailTests {
+    /// libvips decodes an interlaced PNG whole: 10000 x 10000 in 16-bit RGB took `thumb` to
+    /// 680 MB. It is now decoded in a helper process capped at 200 MB, which refuses it.
+    @Test func thumbOfAnInterlaced16BitPNGIsRefusedInBoundedMemory() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        Fixtures.write(Fixtures.interlacedPNG16(width: 10_000, height: 10_000), vault + "/Inbox/interlaced.png")
+        let (r, kilobytes) = PeakRSS.run("thumb Inbox/interlaced.png", in: vault)
+        #expect(kilobytes > 0 && kilobytes < PeakRSS.budgetKB, "peak RSS \(kilobytes) KB")
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("refused an image too large to decode") && r.stderr.contains("200 MB"), "\(r.stderr)")
+        // The vault is still usable, and a small image still gets its thumbnail.
+        Fixtures.write(Fixtures.interlacedPNG16(width: 300, height: 200), vault + "/Inbox/small.png")
+        #expect(CLI.run(["thumb", "Inbox/small.png"], in: vault).status == 0)
+    }
+
+    /// poppler (through cairo) draws a PDF page's image at the image's own size: a 20000 x 20000
+    /// image on an A4 page took `thumb` to 1.6 GB. PDFs are now rendered in the capped helper.
+    @Test func thumbOfAPDFWithAHugeImageStaysInBoundedMemory() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        Fixtures.write(Fixtures.pdfWithImage(side: 20_000), vault + "/Inbox/scan.pdf")
+        let (r, kilobytes) = PeakRSS.run("thumb Inbox/scan.pdf", in: vault)
+        #expect(kilobytes > 0 && kilobytes < PeakRSS.budgetKB, "peak RSS \(kilobytes) KB")
+        #expect(r.status == 0 || r.stderr.contains("refused an image too large to decode"), "\(r.stdout)\(r.stderr)")
+        // An ordinary PDF still gets its thumbnail through the helper.
+        Fixtures.write(Fixtures.pdfWithImage(side: 1000), vault + "/Inbox/page.pdf")
+        let small = CLI.run(["thumb", "Inbox/page.pdf"], in: vault)
+        #expect(small.status == 0, "\(small.stderr)")
     }
 }
