@@ -2,7 +2,8 @@
 // memory limit. An interlaced PNG is decoded whole (a 10000 x 10000 16-bit one: 600 MB), a HEIF
 // image too, and poppler draws a PDF page's images at their own size (a 20000 x 20000 image on
 // an A4 page: 1.6 GB), whatever the thumbnail's size. So an image over `largeImagePixels`, and
-// every PDF and SVG (a small page can hold any image), goes to a helper: the executable that
+// every PDF and SVG (a small page can hold any image) and HEIF image (decoded whole: 150 MB for
+// 12 megapixels, two at once would pass the budget), goes to a helper: the executable that
 // enabled isolation, run again with a hidden subcommand, which caps its own data segment
 // (RLIMIT_DATA, which counts malloc'd and mmap'd memory) before it starts libvips. A helper that
 // passes the cap fails or is killed, and the image is refused with a message, never the command.
@@ -32,7 +33,7 @@ public enum ThumbnailIsolation {
 
     /// Whether an image is decoded in a helper process (when isolation is enabled).
     static func isIsolated(_ info: ImageInfo) -> Bool {
-        info.format == .pdf || info.format == .svg || info.width * info.height > Thumbnailer.largeImagePixels
+        [.pdf, .svg, .heif].contains(info.format) || info.width * info.height > Thumbnailer.largeImagePixels
     }
 
     /// The helper's work, in the helper process: caps its memory, makes one thumbnail, and returns
