@@ -72,6 +72,25 @@ enum PeakRSS {
         pullsInBoundedMemory(size: "1G", bytes: 1 << 30, budgetKB: PeakRSS.budgetKB)
     }
 
+    /// A remote commit deleting one large file and adding another: libgit2's rename detection read
+    /// both blobs whole to compare them (two 200 MB files: 460 MB peak).
+    @Test func pullOfALargeFileReplacingAnotherStaysInBoundedMemory() {
+        let replicas = Self.remoteWithZeroNote(size: "200M")
+        #expect(CLI.run(["pull"], in: replicas[0]).status == 0)
+        let other = replicas.temp.path + "/other"
+        #expect(Replicas.git(["rm", "-q", "Big.md"], in: other).status == 0)
+        #expect(CLI.sh("yes 0123456789 | head -c 200M > Other.md", in: other).status == 0)
+        #expect(Replicas.git(["add", "Other.md"], in: other).status == 0)
+        #expect(Replicas.git(["commit", "-qm", "another large note"], in: other).status == 0)
+        #expect(Replicas.git(["push", "-q", "origin", "main"], in: other).status == 0)
+        let (r, kilobytes) = PeakRSS.run("pull", in: replicas[0])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(kilobytes > 0 && kilobytes < 150_000, "peak RSS \(kilobytes) KB")
+        #expect(!FileManager.default.fileExists(atPath: replicas[0] + "/Big.md"))
+        let info = try? FileManager.default.attributesOfItem(atPath: replicas[0] + "/Other.md")
+        #expect((info?[.size] as? Int) == 200 << 20)
+    }
+
     /// Both sides edit a note over the 10 MB limit: it is not merged by content (nor read whole);
     /// the local file keeps the path and the remote one, byte for byte, becomes the conflict file.
     @Test func aLargeNoteEditedOnBothSidesIsNotMergedByContent() throws {

@@ -82,4 +82,28 @@ import Testing
         // A missing object is an error, not a size.
         #expect(throws: GitError.self) { try repo.blobSize(String(repeating: "1", count: 40)) }
     }
+
+    /// Files over the similarity limit are paired as renames only when their blob is identical;
+    /// small files are still paired by similarity beside them.
+    @Test func changesPairLargeFilesOnlyByIdenticalBlobs() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        let big = Self.pattern(Repository.similarityLimit + 1)
+        FileManager.default.createFile(atPath: dir + "/big.bin", contents: Data(big))
+        FileManager.default.createFile(atPath: dir + "/gone.bin", contents: Data(big.reversed()))
+        let note = (1...40).map { "line \($0)\n" }.joined()
+        FileManager.default.createFile(atPath: dir + "/note.md", contents: Data(note.utf8))
+        #expect(git(["add", "."]) == 0 && git(["commit", "-qm", "one"]) == 0)
+        let one = try #require(try repo.resolveCommit("HEAD"))
+        #expect(git(["mv", "big.bin", "moved.bin"]) == 0 && git(["mv", "note.md", "renamed.md"]) == 0)
+        #expect(git(["rm", "-q", "gone.bin"]) == 0)
+        FileManager.default.createFile(atPath: dir + "/renamed.md", contents: Data((note + "one more\n").utf8))
+        FileManager.default.createFile(atPath: dir + "/new.bin", contents: Data(big.reversed().dropFirst()))
+        #expect(git(["add", "."]) == 0 && git(["commit", "-qm", "two"]) == 0)
+        let two = try #require(try repo.resolveCommit("HEAD"))
+        let changes = try repo.changes(from: one, to: two)
+        let summary = changes.map { "\($0.kind.rawValue) \($0.oldPath) -> \($0.path)" }.sorted()
+        #expect(summary == ["added new.bin -> new.bin", "deleted gone.bin -> gone.bin",
+                            "renamed big.bin -> moved.bin", "renamed note.md -> renamed.md"])
+    }
 }
