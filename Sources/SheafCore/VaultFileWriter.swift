@@ -355,7 +355,8 @@ public final class VaultFileWriter {
         return (temp, fd)
     }
 
-    static func temporaryName(beside full: String) -> String {
+    /// A hidden temporary name in the folder of `full`, with no part of its name (a 255-byte name leaves no room).
+    public static func temporaryName(beside full: String) -> String {
         let folder = (full as NSString).deletingLastPathComponent
         return folder + "/.sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }

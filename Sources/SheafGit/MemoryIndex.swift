@@ -73,11 +73,39 @@ extension Repository {
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
             for path in written {
-                guard let file = wanted[path], let workTree,
-                      let bytes = FileManager.default.contents(atPath: workTree + "/" + path),
-                      try Self.blobID(of: Array(bytes)) == file.blob else { continue }
-                try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                guard let file = wanted[path], let workTree else { continue }
+                // Hashed in chunks: a file written from a large blob is never read whole.
+                let full = workTree + "/" + path
+                guard let id = try? Self.blobID(ofFile: full), id == file.blob else { continue }
+                var info = stat()
+                if lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > Self.streamingThreshold {
+                    // The content is known to be the blob: record the file's stat data with it,
+                    // rather than have libgit2 read (and store) the file once more.
+                    try Self.addEntry(index, path: path, file: file, info: info)
+                } else {
+                    try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                }
             }
         }
+    }
+
+    /// Adds an index entry for `path`, whose bytes are the blob of `file`, with the stat data
+    /// git uses to tell an unchanged file (times, device, inode, ids, size).
+    private static func addEntry(_ index: OpaquePointer, path: String, file: TreeFile, info: stat) throws(GitError) {
+        var entry = git_index_entry()
+        entry.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
+        entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
+        entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
+        entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
+        entry.mode = file.mode
+        entry.uid = info.st_uid
+        entry.gid = info.st_gid
+        entry.file_size = UInt32(truncatingIfNeeded: info.st_size)
+        entry.id = try oid(file.blob)
+        let rc = path.withCString { raw in
+            entry.path = raw
+            return git_index_add(index, &entry)
+        }
+        try check(rc, "git_index_add")
     }
 }

@@ -52,7 +52,54 @@ extension Repository {
         var diff: OpaquePointer?
         try check(git_diff_tree_to_tree(&diff, handle, old, new, nil), "git_diff_tree_to_tree")
         defer { git_diff_free(diff) }
-        return try Self.changes(in: diff!)
+        // Rename detection reads both blobs of every added/deleted pair whole: files over the
+        // limit are left out of it (exact renames aside) and listed as added and deleted.
+        var large: [TreeChange] = []
+        var others: [String] = []
+        for i in 0..<git_diff_num_deltas(diff) {
+            guard let delta = git_diff_get_delta(diff, i)?.pointee else { continue }
+            let change = Self.change(delta)
+            // (A submodule's entry names a commit, not a blob.)
+            if change.kind == .added || change.kind == .deleted, let file = change.newFile ?? change.oldFile,
+               file.mode != 0o160000, try blobSize(file.blob) > Self.similarityLimit {
+                large.append(change)
+            } else {
+                others.append(change.path)
+            }
+        }
+        if large.isEmpty { return try Self.changes(in: diff!) }
+        var rest: [TreeChange] = []
+        if !others.isEmpty {
+            var options = git_diff_options()
+            try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
+            options.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH.rawValue
+            var restDiff: OpaquePointer?
+            try Self.withStrings(others) { (paths) throws(GitError) in
+                options.pathspec = paths
+                try check(git_diff_tree_to_tree(&restDiff, handle, old, new, &options), "git_diff_tree_to_tree")
+            }
+            defer { git_diff_free(restDiff) }
+            rest = try Self.changes(in: restDiff!)
+        }
+        return (rest + Self.pairExactRenames(large)).sorted { $0.path < $1.path }
+    }
+
+    /// Blobs over this size (the note size limit) take no part in similarity rename detection.
+    public static let similarityLimit = 10_000_000
+
+    /// Pairs deleted and added files holding the same blob as renames.
+    static func pairExactRenames(_ changes: [TreeChange]) -> [TreeChange] {
+        var added: [String: [TreeChange]] = [:]
+        for c in changes where c.kind == .added { added[c.newFile!.blob, default: []].append(c) }
+        var result: [TreeChange] = []
+        for c in changes where c.kind == .deleted {
+            if let a = added[c.oldFile!.blob]?.popLast() {
+                result.append(TreeChange(kind: .renamed, path: a.path, oldPath: c.path, oldFile: c.oldFile, newFile: a.newFile))
+            } else {
+                result.append(c)
+            }
+        }
+        return result + added.values.flatMap { $0 }
     }
 
     func commitTree(_ id: String) throws(GitError) -> OpaquePointer {
@@ -71,22 +118,26 @@ extension Repository {
         var result: [TreeChange] = []
         for i in 0..<git_diff_num_deltas(diff) {
             guard let delta = git_diff_get_delta(diff, i)?.pointee else { continue }
-            var oldID = delta.old_file.id, newID = delta.new_file.id
-            let oldFile = TreeFile(blob: hex(&oldID), mode: UInt32(delta.old_file.mode))
-            let newFile = TreeFile(blob: hex(&newID), mode: UInt32(delta.new_file.mode))
-            let oldPath = String(cString: delta.old_file.path), newPath = String(cString: delta.new_file.path)
-            switch delta.status {
-            case GIT_DELTA_ADDED:
-                result.append(TreeChange(kind: .added, path: newPath, oldPath: newPath, oldFile: nil, newFile: newFile))
-            case GIT_DELTA_DELETED:
-                result.append(TreeChange(kind: .deleted, path: oldPath, oldPath: oldPath, oldFile: oldFile, newFile: nil))
-            case GIT_DELTA_RENAMED:
-                result.append(TreeChange(kind: .renamed, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile))
-            default:
-                result.append(TreeChange(kind: .modified, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile))
-            }
+            result.append(change(delta))
         }
         return result
+    }
+
+    static func change(_ delta: git_diff_delta) -> TreeChange {
+        var oldID = delta.old_file.id, newID = delta.new_file.id
+        let oldFile = TreeFile(blob: hex(&oldID), mode: UInt32(delta.old_file.mode))
+        let newFile = TreeFile(blob: hex(&newID), mode: UInt32(delta.new_file.mode))
+        let oldPath = String(cString: delta.old_file.path), newPath = String(cString: delta.new_file.path)
+        switch delta.status {
+        case GIT_DELTA_ADDED:
+            return TreeChange(kind: .added, path: newPath, oldPath: newPath, oldFile: nil, newFile: newFile)
+        case GIT_DELTA_DELETED:
+            return TreeChange(kind: .deleted, path: oldPath, oldPath: oldPath, oldFile: oldFile, newFile: nil)
+        case GIT_DELTA_RENAMED:
+            return TreeChange(kind: .renamed, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile)
+        default:
+            return TreeChange(kind: .modified, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile)
+        }
     }
 }
 

@@ -56,6 +56,11 @@ extension Repository {
     @discardableResult
     public func fetch(remote name: String, branch: String, options: TransferOptions) throws(GitError) -> String? {
         let tracking = "refs/remotes/\(name)/\(branch)"
+        // A remote on this machine: git's fetch streams large blobs (Repository+LocalFetch.swift).
+        if let url = try remoteURL(name), let path = Self.localRemotePath(url),
+           fetchWithGit(path: path, branch: branch, tracking: tracking) {
+            return try referenceTarget(tracking)
+        }
         try withRemote(name, options: options) { (remote, session) throws(GitError) in
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")

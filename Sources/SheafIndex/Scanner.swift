@@ -262,9 +262,9 @@ extension NoteIndex {
             DispatchQueue.concurrentPerform(iterations: range.count) { i in
                 let file = files[range.lowerBound + i]
                 // A file that vanished since the walk is simply skipped: the next scan removes it.
-                guard let data = FileManager.default.contents(atPath: vault.absolute(file.path)) else { return }
-                let bytes = [UInt8](data)
-                results.set(i, IndexedNote(file: file, hash: ContentHash.of(bytes), note: Note(path: file.path, bytes: bytes)))
+                // Read in bounded memory: a note over 10 MB is read only as far as its title.
+                guard let read = NoteBytes.read(vault.absolute(file.path)) else { return }
+                results.set(i, IndexedNote(file: file, hash: ContentHash.of(read), note: Note(path: file.path, read: read)))
                 if let progress { progress(counter.increment(), files.count) }
             }
             return results.values

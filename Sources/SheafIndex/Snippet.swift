@@ -10,14 +10,15 @@ enum Snippet {
     /// `wasReadWhole`: the index read the note without a warning, so its body is what follows the
     /// front-matter block and the YAML need not be parsed (Yams was most of a snippet's cost).
     static func make(vault: Vault, path: String, needles: [String], wasReadWhole: Bool = false) -> [(text: String, match: Bool)] {
-        guard let data = FileManager.default.contents(atPath: vault.absolute(path)) else { return [] }
+        guard let read = NoteBytes.read(vault.absolute(path)) else { return [] }
+        let data = read.bytes
         let body: String
         let fallback: () -> String
-        if wasReadWhole, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
+        if wasReadWhole, case .whole = read, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
             body = NoteDocument(text: text).body
             fallback = { MarkdownScan(body: body).snippet }
         } else {
-            let note = Note(path: path, bytes: data)
+            let note = Note(path: path, read: read)
             body = note.body
             fallback = { note.snippet }
         }

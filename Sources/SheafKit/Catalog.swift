@@ -42,8 +42,8 @@ public struct Catalog: Sendable {
         DispatchQueue.concurrentPerform(iterations: noteFiles.count) { i in
             let file = noteFiles[i]
             // A file that vanished or became unreadable since the walk is left out.
-            guard let data = FileManager.default.contents(atPath: vault.absolute(file.path)) else { return }
-            results.set(i, CatalogNote(note: Note(path: file.path, bytes: data), file: file))
+            guard let read = NoteBytes.read(vault.absolute(file.path)) else { return }
+            results.set(i, CatalogNote(note: Note(path: file.path, read: read), file: file))
         }
         let notes = results.values
         var warnings = walkWarnings.map { VaultWarning(path: $0.path, message: $0.message) }

@@ -34,8 +34,9 @@ extension VaultSession {
     /// The file a conflict file belongs to: its `conflict-of` key, else its name without the
     /// `.conflict-...` part.
     func originalPath(ofConflict path: String) -> String {
-        if VaultPath.isNote(path), let data = FileManager.default.contents(atPath: vault.absolute(path)),
-           let text = String(data: data, encoding: .utf8), let block = NoteDocument(text: text).frontMatter,
+        // Only as far as the size limit: a conflict file over it is named for its note, not read.
+        if VaultPath.isNote(path), case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)),
+           let text = String(validating: bytes, as: UTF8.self), let block = NoteDocument(text: text).frontMatter,
            let original = (try? FrontMatter(parsing: block))?["conflict-of"]?.text, !original.isEmpty {
             return original
         }

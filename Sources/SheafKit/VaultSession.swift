@@ -79,21 +79,22 @@ public final class VaultSession {
         let handle = try NoteLookup.find(name, in: handles, workingFolder: workingFolder)
         var info = stat()
         guard stat(vault.absolute(handle.path), &info) == 0,
-              let data = FileManager.default.contents(atPath: vault.absolute(handle.path)) else {
+              let read = NoteBytes.read(vault.absolute(handle.path)) else {
             throw SheafError("cannot read", path: handle.path, cause: "the file vanished or is unreadable")
         }
         let file = VaultFile(path: handle.path, size: Int(info.st_size),
                              mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
                              inode: UInt64(info.st_ino))
-        return CatalogNote(note: Note(path: handle.path, bytes: data), file: file)
+        return CatalogNote(note: Note(path: handle.path, read: read), file: file)
     }
 
     /// Reads a note's current text for an edit, refusing notes Sheaf must never rewrite.
     func editableText(of note: CatalogNote) throws(SheafError) -> String {
-        guard let data = FileManager.default.contents(atPath: vault.absolute(note.path)) else {
+        guard let read = NoteBytes.read(vault.absolute(note.path)) else {
             throw SheafError("cannot read", path: note.path, cause: "the file vanished or is unreadable")
         }
-        let fresh = Note(path: note.path, bytes: data)
+        let fresh = Note(path: note.path, read: read)
+        let data = read.bytes
         if let warning = fresh.warnings.first {
             throw SheafError("will not change this note", path: note.path, cause: warning.description,
                              hint: "fix the file in your editor first")

@@ -56,6 +56,25 @@ public struct Thumbnailer: Sendable {
     public func thumbnail(of path: String, to output: String) throws(SheafError) -> ImageInfo {
         let source = try Self.open(path)
         let info = try Self.header(source, path)
+        if let command = ThumbnailIsolation.command, ThumbnailIsolation.isIsolated(info) {
+            // Decoded in a helper process with a memory cap (ThumbnailHelper.swift), alone when large.
+            let alone = info.width * info.height > Self.largeImagePixels
+            if alone { pthread_rwlock_wrlock(Self.decoding) } else { pthread_rwlock_rdlock(Self.decoding) }
+            defer { pthread_rwlock_unlock(Self.decoding) }
+            try ThumbnailIsolation.run(command, source: path, output: output, longEdge: longEdge, quality: quality)
+            return info
+        }
+        return try make(source, info, path, output)
+    }
+
+    /// Makes a thumbnail in this process, whatever the image (the thumbnail helper's own work).
+    @discardableResult
+    func thumbnailHere(of path: String, to output: String) throws(SheafError) -> ImageInfo {
+        let source = try Self.open(path)
+        return try make(source, try Self.header(source, path), path, output)
+    }
+
+    private func make(_ source: VipsObject<VipsSource>, _ info: ImageInfo, _ path: String, _ output: String) throws(SheafError) -> ImageInfo {
         let alone = info.width * info.height > Self.largeImagePixels
         if alone {
             pthread_rwlock_wrlock(Self.decoding)

@@ -2,7 +2,8 @@
 // found by git similarity, then by front-matter `id`), the rules of DESIGN.md "Sync" for each
 // combination (edit beats delete, an edit follows a rename, add/add merges against an empty
 // ancestor, overlapping edits leave a conflict file), and the merged tree built from the local
-// side's tree. Nothing here touches the work tree.
+// side's tree. Files over the note size limit (10 MB) are never loaded: they are not merged by
+// content but kept side by side, as binary files are. Nothing here touches the work tree.
 import Foundation
 import SheafCore
 import SheafGit
@@ -125,6 +126,19 @@ struct TreeMerge {
         throws(GitError) -> (file: TreeFile, extra: [TreeEdit], outcome: PathOutcome?) {
         if ours.blob == theirs.blob || theirs == base { return (ours, [], nil) }
         if ours == base { return (theirs, [], PathOutcome(kind: .updated, path: path)) }
+        var large = try isLarge(ours)
+        if !large { large = try isLarge(theirs) }
+        if !large, let base { large = try isLarge(base) }
+        if large {
+            // Not merged by content, as binary files are not: the local file keeps the path and the
+            // remote one, as it is, becomes the conflict file. Its bytes are never loaded.
+            let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in
+                taken.contains(candidate) && ourFiles[candidate]?.blob != theirs.blob
+            }
+            taken.insert(conflictPath)
+            return (ours, [.put(path: conflictPath, blob: theirs.blob, mode: theirs.mode)],
+                    PathOutcome(kind: .conflict, path: path, conflictFile: conflictPath))
+        }
         let isNote = VaultPath.isNote(path)
         let result = try NoteMerge.merge(base: try base.map { (f) throws(GitError) in try repository.blobBytes(f.blob) },
                                          ours: try repository.blobBytes(ours.blob),
@@ -170,8 +184,14 @@ struct TreeMerge {
         return side
     }
 
+    /// Whether a file is over the note size limit: such files are never read whole.
+    private func isLarge(_ file: TreeFile) throws(GitError) -> Bool {
+        try repository.blobSize(file.blob) > Note.sizeLimit
+    }
+
     private func noteID(_ file: TreeFile) throws(GitError) -> String? {
-        guard let text = NoteMerge.text(try repository.blobBytes(file.blob)),
+        // A note over the size limit has no id Sheaf reads (it is indexed by path and title only).
+        guard try !isLarge(file), let text = NoteMerge.text(try repository.blobBytes(file.blob)),
               let block = NoteDocument(text: text).frontMatter,
               let id = (try? FrontMatter(parsing: block))?["id"]?.text, !id.isEmpty else { return nil }
         return id

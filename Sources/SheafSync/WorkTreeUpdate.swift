@@ -132,9 +132,10 @@ public struct WorkTreeUpdate {
                 removeEmptyFolders(above: path.path)
                 continue
             }
-            let state = try? writer.read(path)
-            guard let state, let bytes = state.bytes else { continue }  // gone already, or not a file
-            if try Repository.blobID(of: bytes) == old.blob, try writer.remove(path, base: state) {
+            guard let onDisk = FileIdentity.of(path: workTree + "/" + path.path), onDisk.isRegularFile else { continue }
+            // The file is compared by its blob id, hashed in chunks (it may be huge).
+            let state = FileState(bytes: nil, identity: onDisk)
+            if try Repository.blobID(ofFile: workTree + "/" + path.path) == old.blob, try writer.remove(path, base: state) {
                 removeEmptyFolders(above: path.path)
             } else {
                 result.keptLocalEdits.append(path.path)  // edited here: an edit beats a delete
@@ -148,12 +149,17 @@ public struct WorkTreeUpdate {
                 continue
             }
             guard let path = guarded(change.path) else { continue }
-            let target = try repository.blobBytes(new.blob)
             if new.isSymlink {
-                try writeSymlink(path, target: target, replacing: change.oldFile, result: &result)
+                try writeSymlink(path, target: try repository.blobBytes(new.blob), replacing: change.oldFile, result: &result)
                 continue
             }
             let expected = change.kind == .added ? nil : change.oldFile
+            let onDisk = FileIdentity.of(path: workTree + "/" + path.path)
+            if try repository.blobSize(new.blob) > Note.sizeLimit || (onDisk?.size ?? 0) > Int64(Note.sizeLimit) {
+                try updateLarge(path, to: new, expected: expected, onDisk: onDisk, result: &result)
+                continue
+            }
+            let target = try repository.blobBytes(new.blob)
             let state = try writer.read(path)
             if let disk = state.bytes {
                 let diskID = try Repository.blobID(of: disk)
@@ -177,6 +183,45 @@ public struct WorkTreeUpdate {
         }
         try repository.resetIndex(toCommit: to, refreshing: result.written)
         return result
+    }
+
+    /// A file over the note size limit on either side is never held in memory: compared by its
+    /// blob id (hashed in chunks), written by streaming the blob, and never merged by content:
+    /// a large file the user changed keeps their version (the remote's is in the merge commit).
+    private func updateLarge(_ path: SafePath, to new: TreeFile, expected: TreeFile?, onDisk: FileIdentity?,
+                             result: inout Result) throws {
+        let full = workTree + "/" + path.path
+        if let onDisk {
+            guard onDisk.isRegularFile else { result.keptLocalEdits.append(path.path); return }
+            let diskID = try Repository.blobID(ofFile: full)
+            if diskID == new.blob { result.written.append(path.path); return }
+            guard diskID == expected?.blob else { result.keptLocalEdits.append(path.path); return }
+        }
+        try VaultPathGuard.makeFolders(of: path, in: workTree)
+        let temp = VaultFileWriter.temporaryName(beside: full)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, new.isExecutable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno))) }
+        do {
+            try repository.writeBlob(new.blob, toFileDescriptor: fd)
+            guard fsync(fd) == 0 else { throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno))) }
+        } catch {
+            close(fd); unlink(temp)
+            throw error
+        }
+        close(fd)
+        // The check right before the rename: a save meanwhile keeps the user's file.
+        let now = FileIdentity.of(path: full)
+        guard onDisk.map({ $0.matches(now) }) ?? (now == nil) else {
+            unlink(temp)
+            result.keptLocalEdits.append(path.path)
+            return
+        }
+        guard rename(temp, full) == 0 else {
+            let cause = String(cString: strerror(errno))
+            unlink(temp)
+            throw SheafError("cannot replace", path: path.path, cause: cause)
+        }
+        result.written.append(path.path)
     }
 
     private func isSymlink(_ path: SafePath, to target: [UInt8]) -> Bool {

@@ -122,4 +122,86 @@ public enum Fixtures {
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(out.utf8)
     }
+
+    /// A zlib stream of `count` zero bytes, written by hand (fixed Huffman codes: one literal 0,
+    /// then copies of 258 bytes at distance 1, 13 bits each): about 6 KB a megabyte.
+    public static func zlibZeros(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var bits: UInt64 = 0, filled = 0
+        func put(_ value: UInt64, _ width: Int) {  // codes already bit-reversed: LSB first
+            bits |= value << UInt64(filled)
+            filled += width
+            while filled >= 8 { out.append(UInt8(truncatingIfNeeded: bits)); bits >>= 8; filled -= 8 }
+        }
+        put(0b011, 3)  // BFINAL 1, BTYPE 01 (fixed codes)
+        let literalZero: UInt64 = 0x0C, copy258: UInt64 = 0xA3  // 8-bit codes, reversed; distance code 0: 5 zero bits
+        if count > 0 {
+            put(literalZero, 8)
+            let (copies, rest) = (count - 1).quotientAndRemainder(dividingBy: 258)
+            out.reserveCapacity(copies * 13 / 8 + rest + 16)
+            for _ in 0..<copies { put(copy258, 13) }
+            for _ in 0..<rest { put(literalZero, 8) }
+        }
+        put(0, 7)  // end of block
+        if filled > 0 { put(0, 8 - filled) }
+        let adler = UInt32(count % 65521) << 16 | 1
+        return out + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+    }
+
+    /// A black, Adam7-interlaced, 16-bit RGB PNG (libvips decodes interlaced PNGs whole).
+    public static func interlacedPNG16(width: Int, height: Int) -> Data {
+        // Rows of each of the 7 passes: a filter byte and 6 bytes a pixel, every byte 0.
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        var raw = 0
+        for (x0, y0, dx, dy) in passes {
+            let columns = (width - x0 + dx - 1) / dx, rows = (height - y0 + dy - 1) / dy
+            if columns > 0 && rows > 0 { raw += rows * (1 + columns * 6) }
+        }
+        func be(_ n: Int) -> [UInt8] { [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + payload
+            return be(payload.count) + typed + be(Int(tableCRC32(typed)))
+        }
+        let ihdr = be(width) + be(height) + [16, 2, 0, 0, 1]  // 16-bit RGB, Adam7
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return Data(signature + chunk("IHDR", ihdr) + chunk("IDAT", zlibZeros(raw)) + chunk("IEND", []))
+    }
+
+    /// A one-page A4 PDF whose page draws one black `side` x `side` grey image, Flate-compressed.
+    public static func pdfWithImage(side: Int) -> Data {
+        let pixels = zlibZeros(side * side)
+        let content = "q 595 0 0 842 0 0 cm /Im1 Do Q"
+        let head = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+        ]
+        var out = Array("%PDF-1.4\n".utf8)
+        var offsets: [Int] = []
+        for (i, body) in head.enumerated() {
+            offsets.append(out.count)
+            out += Array("\(i + 1) 0 obj\n\(body)\nendobj\n".utf8)
+        }
+        offsets.append(out.count)
+        out += Array("5 0 obj\n<< /Type /XObject /Subtype /Image /Width \(side) /Height \(side) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length \(pixels.count) >>\nstream\n".utf8)
+        out += pixels + Array("\nendstream\nendobj\n".utf8)
+        let xref = out.count
+        var tail = "xref\n0 6\n0000000000 65535 f \n"
+        for o in offsets { tail += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
+        tail += "trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out + Array(tail.utf8))
+    }
+
+    static let crcTable: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 == 1 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+        return c
+    }
+
+    static func tableCRC32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes { crc = crcTable[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
+        return ~crc
+    }
 }

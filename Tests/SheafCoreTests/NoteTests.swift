@@ -64,4 +64,20 @@ import Testing
         #expect(NoteDate.parse("March 14") == nil)
         #expect(NoteDate.parse("2026-13-01") == nil)
     }
+
+    @Test func aNoteOverTheSizeLimitIsReadOnlyAsFarAsItsHead() throws {
+        let file = NSTemporaryDirectory() + "sheaf-note-\(UUID().uuidString).md"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let text = "---\ntitle: Big one\n---\n" + String(repeating: "a line of text\n", count: 10_000)
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        let size = text.utf8.count
+        guard case .whole(let whole)? = NoteBytes.read(file, limit: size) else { Issue.record("not read whole"); return }
+        #expect(whole.count == size)
+        guard case .head(let head, let total)? = NoteBytes.read(file, limit: size - 1) else { Issue.record("no head"); return }
+        #expect(total == size)
+        #expect(head.count <= NoteBytes.headLimit && head.count > NoteBytes.headLimit - 20 && head.last == UInt8(ascii: "\n"))
+        let note = Note(path: "F/Big.md", read: .head(head, size: total))
+        #expect(note.title == "Big one" && note.body.isEmpty && note.warnings == [.tooLarge(bytes: size)] && !note.isEditable)
+        #expect(NoteBytes.read(file + ".missing") == nil)
+    }
 }

@@ -1,0 +1,89 @@
+// Thumbnails whose decoding cost the header does not bound are made in a child process with a
+// memory limit. An interlaced PNG is decoded whole (a 10000 x 10000 16-bit one: 600 MB), a HEIF
+// image too, and poppler draws a PDF page's images at their own size (a 20000 x 20000 image on
+// an A4 page: 1.6 GB), whatever the thumbnail's size. So an image over `largeImagePixels`, and
+// every PDF and SVG (a small page can hold any image) and HEIF image (decoded whole: 150 MB for
+// 12 megapixels, two at once would pass the budget), goes to a helper: the executable that
+// enabled isolation, run again with a hidden subcommand, which caps its own data segment
+// (RLIMIT_DATA, which counts malloc'd and mmap'd memory) before it starts libvips. A helper that
+// passes the cap fails or is killed, and the image is refused with a message, never the command.
+import CVips
+import Foundation
+import Glibc
+import SheafCore
+
+public enum ThumbnailIsolation {
+    /// What a helper may allocate. With the helper's code and libraries (about 45 MB resident)
+    /// it stays under the 300 MB budget of any command, and it still decodes a 30-megapixel
+    /// progressive JPEG (its coefficients take 6 bytes a pixel: 232 MB peak RSS).
+    public static let dataLimit = 240 << 20
+
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var command: [String]?
+    }
+    private static let state = State()
+
+    /// Makes every isolated thumbnail with `command` + [source, output, long edge, quality]: the
+    /// executable and its hidden subcommand, which calls `runHelper`. Until this is called (in
+    /// tests of the library), thumbnails are made in the calling process.
+    public static func enable(command: [String]) {
+        state.lock.withLock { state.command = command }
+    }
+
+    static var command: [String]? { state.lock.withLock { state.command } }
+
+    /// Whether an image is decoded in a helper process (when isolation is enabled).
+    static func isIsolated(_ info: ImageInfo) -> Bool {
+        [.pdf, .svg, .heif].contains(info.format) || info.width * info.height > Thumbnailer.largeImagePixels
+    }
+
+    /// The helper's work, in the helper process: caps its memory, makes one thumbnail, and returns
+    /// the exit status (0, or 2 with the error's `what` and `cause` on two lines of stderr).
+    public static func runHelper(source: String, output: String, longEdge: Int, quality: Int) -> Int32 {
+        var limit = rlimit(rlim_cur: rlim_t(dataLimit), rlim_max: rlim_t(dataLimit))
+        guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
+            FileHandle.standardError.write(Data("cannot limit the memory of the thumbnail helper\n\(String(cString: strerror(errno)))\n".utf8))
+            return 2
+        }
+        do {
+            try Vips.start()
+            vips_concurrency_set(Int32(sysconf(Int32(_SC_NPROCESSORS_ONLN))))  // the helper runs alone
+            try Thumbnailer(longEdge: longEdge, quality: quality).thumbnailHere(of: source, to: output)
+            return 0
+        } catch {
+            let text = error.what + "\n" + (error.cause ?? "") + "\n"
+            FileHandle.standardError.write(Data(text.utf8))
+            return 2
+        }
+    }
+
+    /// Runs the helper for one image and waits for it.
+    static func run(_ command: [String], source: String, output: String, longEdge: Int, quality: Int) throws(SheafError) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst()) + [source, output, String(longEdge), String(quality)]
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw SheafError("cannot start the thumbnail helper", path: command[0], cause: "\(error)")
+        }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationReason == .exit && process.terminationStatus == 0 { return }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let memory = "decoding it needs more than the \(dataLimit >> 20) MB a thumbnail may use"
+        if process.terminationReason == .exit && process.terminationStatus == 2 && lines.count >= 2 && !lines[0].isEmpty {
+            let cause = lines[1]
+            // libvips says "out of memory" when an allocation fails under the cap.
+            if cause.lowercased().contains("memory") {
+                throw SheafError("refused an image too large to decode", path: source, cause: memory + " (\(cause))")
+            }
+            throw SheafError(lines[0], path: source, cause: cause.isEmpty ? nil : cause)
+        }
+        // Killed (poppler aborts when an allocation fails) or failed some other way.
+        throw SheafError("refused an image too large to decode", path: source, cause: memory)
+    }
+}
