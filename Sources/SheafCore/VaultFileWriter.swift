@@ -143,10 +143,10 @@ public final class VaultFileWriter {
         var wanted = first
         var redo = first_redo
         var reconciled = startReconciled
-        for attempt in 0..<64 {
+        for attempt in 0..<100 {
             if attempt >= 3 {
                 // An editor saving in a tight loop: wait a moment (longer each time) for a gap.
-                usleep(UInt32.random(in: 1_000...UInt32(min(attempt, 25) * 2_000)))
+                usleep(UInt32.random(in: 500...UInt32(min(attempt, 20) * 1_000)))
             }
             if expected.bytes == wanted && expected.exists {
                 // Nothing to change, as long as the file is still what was read.

@@ -7,6 +7,8 @@ import CGit2
 public enum MergeFavor: Sendable {
     /// Leave conflict markers (only used to learn whether the merge is clean).
     case none, ours, theirs
+    /// Both sides' lines, ours first (git's `merge=union`).
+    case union
 }
 
 public enum LineMerge {
@@ -23,6 +25,7 @@ public enum LineMerge {
         case .none: options.favor = GIT_MERGE_FILE_FAVOR_NORMAL
         case .ours: options.favor = GIT_MERGE_FILE_FAVOR_OURS
         case .theirs: options.favor = GIT_MERGE_FILE_FAVOR_THEIRS
+        case .union: options.favor = GIT_MERGE_FILE_FAVOR_UNION
         }
         var result = git_merge_file_result()
         // A trailing NUL keeps every pointer valid, also for empty inputs; sizes exclude it.

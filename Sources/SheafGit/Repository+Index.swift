@@ -50,13 +50,21 @@ extension Repository {
                     try Self.unstage(index, change.path)
                 case .renamed:
                     if let old = change.oldPath { try Self.unstage(index, old) }
-                    try check(git_index_add_bypath(index, change.path), "git_index_add_bypath")
+                    try Self.stage(index, change.path)
                 case .added, .edited:
-                    try check(git_index_add_bypath(index, change.path), "git_index_add_bypath")
+                    try Self.stage(index, change.path)
                 }
             }
         }
         return StagingReport(staged: true, skipped: status.skipped)
+    }
+
+    /// Stages one path; a file that vanished since the status pass (an editor's swap file, a
+    /// temporary file renamed away) is staged as gone, not an error that blocks the commit.
+    private static func stage(_ index: OpaquePointer, _ path: String) throws(GitError) {
+        let rc = git_index_add_bypath(index, path)
+        if rc == GIT_ENOTFOUND.rawValue { return try unstage(index, path) }
+        try check(rc, "git_index_add_bypath")
     }
 
     private static func unstage(_ index: OpaquePointer, _ path: String) throws(GitError) {

@@ -6,11 +6,11 @@ import SheafCore
 import SheafSync
 
 extension VaultSession {
-    /// A writer for this vault whose three-way merge is the note merge (the user's side kept
-    /// wherever edits overlap).
+    /// A writer for this vault whose three-way merge is the note merge; where body lines overlap
+    /// both sides' lines are kept, the user's first (two saves appended at once both stay).
     func fileWriter() -> VaultFileWriter {
         VaultFileWriter(root: vault.root) { path, base, current, wanted in
-            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path)).merged) ?? current
+            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
         }
     }
 

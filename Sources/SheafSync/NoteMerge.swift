@@ -26,8 +26,10 @@ public enum NoteMerge {
     /// Merges a note (or any text file) edited on both sides. `base` is nil when both sides
     /// added the file (merged against an empty ancestor). Binary content (a NUL byte or invalid
     /// UTF-8) is not merged: the local bytes stay, the remote ones become the conflict.
-    public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], isNote: Bool = true)
-        throws(GitError) -> FileMerge {
+    /// With `keepBoth`, body lines that overlap are all kept in `merged`, the local side's first
+    /// (the write path's merge, where both sides are the user's and no line may be dropped).
+    public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], isNote: Bool = true,
+                             keepBoth: Bool = false) throws(GitError) -> FileMerge {
         let base = base ?? []
         if ours == theirs || theirs == base { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if ours == base { return FileMerge(merged: theirs, remote: nil, conflictingKeys: [], bodyOverlap: false) }
@@ -41,21 +43,23 @@ public enum NoteMerge {
         let (b, o, t) = (TextShape.normalized(base), TextShape.normalized(ours), TextShape.normalized(theirs))
         if o == t || t == b { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if o == b { return FileMerge(merged: local.apply(to: t), remote: nil, conflictingKeys: [], bodyOverlap: false) }
-        var result = try mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote)
+        var result = try mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote, keepBoth: keepBoth)
         result.merged = local.apply(to: result.merged)
         result.remote = result.remote.map(remote.apply)
         return result
     }
 
     /// The merge of three valid UTF-8 texts without BOM and with LF endings.
-    private static func mergeNormalized(base: [UInt8], ours: [UInt8], theirs: [UInt8], isNote: Bool)
-        throws(GitError) -> FileMerge {
+    private static func mergeNormalized(base: [UInt8], ours: [UInt8], theirs: [UInt8], isNote: Bool,
+                                        keepBoth: Bool) throws(GitError) -> FileMerge {
         let docs = (NoteDocument(text: String(decoding: base, as: UTF8.self)),
                     NoteDocument(text: String(decoding: ours, as: UTF8.self)),
                     NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
             let lines = try LineMerge.mergeBothWays(base: base, ours: ours, theirs: theirs)
-            return FileMerge(merged: lines.local, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
+            let merged = keepBoth && lines.remote != nil
+                ? try LineMerge.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
+            return FileMerge(merged: merged, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
         }
         let head = try FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
         let body = try LineMerge.mergeBothWays(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
@@ -63,6 +67,11 @@ public enum NoteMerge {
         var local = docs.1
         local.frontMatter = head.local
         local.body = String(decoding: body.local, as: UTF8.self)
+        if keepBoth && body.remote != nil {
+            let union = try LineMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+                                            theirs: Array(docs.2.body.utf8), favor: .union)
+            local.body = String(decoding: union.bytes, as: UTF8.self)
+        }
         guard head.remote != nil || body.remote != nil else {
             return FileMerge(merged: Array(local.rendered.utf8), remote: nil, conflictingKeys: [], bodyOverlap: false)
         }

@@ -114,7 +114,7 @@ public struct WorkTreeUpdate {
     private func apply(_ changes: [TreeChange], to: String) throws -> Result {
         var result = Result()
         let writer = VaultFileWriter(root: workTree) { path, base, current, wanted in
-            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path)).merged) ?? current
+            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
         }
         func guarded(_ path: String) -> SafePath? {
             switch VaultPathGuard.check(path, in: workTree) {

@@ -27,6 +27,7 @@ final class BusyEditor {
               cat "$f" > "$t" && echo "save-$i" >> "$t" && mv "$t" "$f"
             fi
             echo "$f	save-$i" >> "$LOG"
+            sleep 0.002
             [ -e "$STOP" ] && break
           done
         done
@@ -63,11 +64,17 @@ let longTests = ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"
         let vault = CLI.sampleVault(temp)
         let note = "Trips/Lisbon/Budget.md"
         let editor = BusyEditor(files: [note], in: vault, temp: temp)
-        for k in 0..<(longTests ? 400 : 40) {
+        var gaveUp = 0
+        let rounds = longTests ? 400 : 40
+        for k in 0..<rounds {
             let r = k % 2 == 0 ? CLI.run(["tags", "add", note, "t\(k)"], in: vault)
                                : CLI.run(["append", note, "sheaf-\(k)"], in: vault)
+            // Against an editor saving every few milliseconds a write may find no gap: it then
+            // gives up without touching the file, and says so.
+            if r.status == 2 && r.stderr.contains("kept changing") { gaveUp += 1; continue }
             #expect(r.status == 0, "\(r.stderr)")
         }
+        #expect(gaveUp < rounds / 4, "\(gaveUp) of \(rounds) writes found no gap")
         let saves = editor.stop()
         #expect(saves.count > 10)
         #expect(BusyEditor.lost(saves, in: vault) == [])
@@ -103,6 +110,8 @@ let longTests = ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"
         #expect(quiet.allSatisfy { CLI.read(vault + "/" + $0).contains("[[\(name)]]") })
     }
 
+    /// Also pins: an editor's swap file that vanished between the status pass and staging failed
+    /// the commit before the pull ("could not find ... .swp").
     @Test func aPullLosesNoConcurrentSave() {
         let r = Replicas(2, samples: false)
         let count = longTests ? 400 : 60

@@ -295,3 +295,20 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(text.hasSuffix("---\njust text\n"))
     }
 }
+
+@Suite struct WritePathMergeTests {
+    /// Found by the busy-editor test: the editor's save and Sheaf's folded-in version both
+    /// appended at the end; the overlap kept only one side, and an editor's line was lost.
+    @Test func theWritePathMergeKeepsBothSidesOfAnOverlap() throws {
+        let base = Array("---\ntags: [a]\n---\nbody\n".utf8)
+        let current = Array("---\ntags: [a]\n---\nbody\nsave-396\n".utf8)
+        let wanted = Array("---\ntags: [a, b]\n---\nbody\nsave-395\n".utf8)
+        let plain = try NoteMerge.merge(base: base, ours: current, theirs: wanted)
+        #expect(!plain.isClean)
+        let kept = try NoteMerge.merge(base: base, ours: current, theirs: wanted, keepBoth: true)
+        #expect(String(decoding: kept.merged, as: UTF8.self) == "---\ntags: [a, b]\n---\nbody\nsave-396\nsave-395\n")
+        let text = try NoteMerge.merge(base: Array("x\n".utf8), ours: Array("x\n1\n".utf8), theirs: Array("x\n2\n".utf8),
+                                       isNote: false, keepBoth: true)
+        #expect(String(decoding: text.merged, as: UTF8.self) == "x\n1\n2\n")
+    }
+}
