@@ -50,9 +50,9 @@ extension Repository {
                     try Self.unstage(index, change.path)
                 case .renamed:
                     if let old = change.oldPath { try Self.unstage(index, old) }
-                    try Self.stage(index, change.path)
+                    try stage(index, change.path)
                 case .added, .edited:
-                    try Self.stage(index, change.path)
+                    try stage(index, change.path)
                 }
             }
         }
@@ -61,10 +61,16 @@ extension Repository {
 
     /// Stages one path; a file that vanished since the status pass (an editor's swap file, a
     /// temporary file renamed away) is staged as gone, not an error that blocks the commit.
-    private static func stage(_ index: OpaquePointer, _ path: String) throws(GitError) {
-        let rc = git_index_add_bypath(index, path)
-        if rc == GIT_ENOTFOUND.rawValue { return try unstage(index, path) }
-        try check(rc, "git_index_add_bypath")
+    /// A file read while an editor rewrites it may fail to read once: it is tried again.
+    private func stage(_ index: OpaquePointer, _ path: String) throws(GitError) {
+        for attempt in 0..<3 {
+            let rc = git_index_add_bypath(index, path)
+            if rc == 0 { return }
+            if let workTree, !FileManager.default.fileExists(atPath: workTree + "/" + path) {
+                return try Self.unstage(index, path)  // gone since the status pass
+            }
+            if attempt == 2 { try check(rc, "git_index_add_bypath") }
+        }
     }
 
     private static func unstage(_ index: OpaquePointer, _ path: String) throws(GitError) {

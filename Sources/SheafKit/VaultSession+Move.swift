@@ -85,32 +85,16 @@ extension VaultSession {
 
     /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
     private func rewriteOwnLinks(from: String, to target: String, paths: [String], writer: VaultFileWriter) throws(SheafError) -> Bool {
-        var before = LinkTargets(paths: paths)
-        before.add(from)
-        var after = before
-        after.remove(from)
-        after.add(target)
-        let outcome = try editNote(from, with: writer) { text in
-            var document = NoteDocument(text: text)
-            let note = Note(path: from, bytes: Array(text.utf8))
-            guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: from, newNotePath: target,
-                                                  moves: [from: target], before: before, after: after) else { return nil }
-            document.body = body
-            return document.rendered
-        }
-        return outcome != .unchanged
+        let (before, after) = Self.linkTargets(LinkTargets(paths: paths), moving: from, to: target)
+        let edit = Self.linkEdit(of: from, movingTo: target, moves: [from: target], before: before, after: after)
+        return try editNote(from, with: writer, edit) != .unchanged
     }
 
     /// Rewrites the links of every other note that pointed at `from`, each on the note's bytes
     /// as they are when it is written. Safe to run again: a rewritten link no longer points at `from`.
     private func rewriteLinks(to from: String, movedTo target: String, catalog: Catalog,
                               writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
-        var before = catalog.linkTargets
-        before.remove(target)
-        before.add(from)
-        var after = before
-        after.remove(from)
-        after.add(target)
+        let (before, after) = Self.linkTargets(catalog.linkTargets, moving: from, to: target)
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
         // Compared as bytes: an NFC/NFD twin of the moved note is another file.
@@ -121,17 +105,36 @@ extension VaultSession {
                 continue
             }
             let path = other.path
-            let outcome = try editNote(path, with: writer) { text in
-                var document = NoteDocument(text: text)
-                let note = Note(path: path, bytes: Array(text.utf8))
-                guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: path, newNotePath: path,
-                                                      moves: [from: target], before: before, after: after) else { return nil }
-                document.body = body
-                return document.rendered
-            }
+            let edit = Self.linkEdit(of: path, movingTo: path, moves: [from: target], before: before, after: after)
+            let outcome = try editNote(path, with: writer, edit)
             if outcome != .unchanged { rewritten.append(path) }
         }
         return (rewritten, skipped)
+    }
+
+    /// The vault's link targets with `from` in place, and with it moved to `target`.
+    private static func linkTargets(_ current: LinkTargets, moving from: String, to target: String) -> (LinkTargets, LinkTargets) {
+        var before = current
+        before.remove(target)
+        before.add(from)
+        var after = before
+        after.remove(from)
+        after.add(target)
+        return (before, after)
+    }
+
+    /// The edit that rewrites a note's links after `moves`, made on whatever text the note holds
+    /// when it is written (the note itself moves from `notePath` to `newNotePath`).
+    private static func linkEdit(of notePath: String, movingTo newNotePath: String, moves: [String: String],
+                                 before: LinkTargets, after: LinkTargets) -> (String) throws(SheafError) -> String? {
+        { text in
+            var document = NoteDocument(text: text)
+            let note = Note(path: notePath, bytes: Array(text.utf8))
+            guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: notePath,
+                                                  newNotePath: newNotePath, moves: moves, before: before, after: after) else { return nil }
+            document.body = body
+            return document.rendered
+        }
     }
 
     private func stageMove(from: String, to target: String) throws(SheafError) {

@@ -121,7 +121,7 @@ let longTests = ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"
         #expect(r.sync(1).status == 0)
         for round in 0..<(longTests ? 10 : 3) {
             for p in paths { r.edit(0, p) { "remote \(round)\n" + $0 } }
-            #expect(r.sync(0).status == 0)
+            #expect(r.sync(0).status <= 1)
             let editor = BusyEditor(files: Array(paths.prefix(10)), in: r[1], temp: r.temp)
             let pulled = CLI.run(["pull"], in: r[1])
             let saves = editor.stop()
