@@ -61,8 +61,9 @@ public final class VaultFileWriter {
 
     // MARK: - Reading
 
-    /// The bytes and identity of a file, never through a symlink. Absent: `.absent`.
-    public func read(_ path: SafePath) throws(SheafError) -> FileState {
+    /// The bytes and identity of a file, never through a symlink. Absent: `.absent`. A file
+    /// larger than `limit` bytes is refused before any of it is read (memory stays bounded).
+    public func read(_ path: SafePath, limit: Int = Note.sizeLimit) throws(SheafError) -> FileState {
         let full = root + "/" + path.path
         let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
@@ -75,6 +76,10 @@ public final class VaultFileWriter {
             throw SheafError("cannot read", path: path.path, cause: String(cString: strerror(errno)))
         }
         guard identity.isRegularFile else { throw SheafError("not a file", path: path.path) }
+        guard identity.size <= Int64(limit) else {
+            throw SheafError("will not change this file", path: path.path, cause: "it is larger than \(limit / 1_000_000) MB",
+                             hint: "edit it with another program")
+        }
         return FileState(bytes: try Self.readAll(fd, path: path.path), identity: identity)
     }
 

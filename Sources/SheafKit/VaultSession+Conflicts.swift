@@ -97,7 +97,8 @@ extension VaultSession {
         }
         for file in files {
             let path = try safePath(file.path)
-            let state = try writer.read(path)
+            // Deleted only if it is still the file that was looked at (compared by identity).
+            let state = FileState(bytes: nil, identity: FileIdentity.of(path: vault.absolute(path.path)))
             guard try writer.remove(path, base: state) else {
                 throw SheafError("the conflict file changed while Sheaf resolved it; it was kept", path: file.path,
                                  hint: "look at it again, then run the command again")

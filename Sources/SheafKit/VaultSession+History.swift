@@ -110,7 +110,7 @@ extension VaultSession {
             // second `restore` brings them back: restoring never discards an edit.
             try commitSnapshot()
             let writer = fileWriter()
-            let current = try writer.read(destination)
+            let current = try writer.read(destination, limit: .max)  // any file history holds, as large as it was
             let recreated = !current.exists
             try writer.replace(destination, base: current, with: version.bytes)
             try writer.finish()

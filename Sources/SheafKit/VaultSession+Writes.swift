@@ -38,11 +38,15 @@ extension VaultSession {
 
     /// A note's bytes as text for an edit, refusing notes Sheaf must never rewrite.
     static func editableText(_ bytes: [UInt8], path: String) throws(SheafError) -> String {
-        let note = Note(path: path, bytes: bytes)
+        try refuseEdit(of: Note(path: path, bytes: bytes))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Refuses a note Sheaf must never rewrite (broken YAML, not UTF-8, binary, over 10 MB).
+    static func refuseEdit(of note: Note) throws(SheafError) {
         if let warning = note.warnings.first {
-            throw SheafError("will not change this note", path: path, cause: warning.description,
+            throw SheafError("will not change this note", path: note.path, cause: warning.description,
                              hint: "fix the file in your editor first")
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

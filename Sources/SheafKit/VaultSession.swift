@@ -93,13 +93,8 @@ public final class VaultSession {
         guard let read = NoteBytes.read(vault.absolute(note.path)) else {
             throw SheafError("cannot read", path: note.path, cause: "the file vanished or is unreadable")
         }
-        let fresh = Note(path: note.path, read: read)
-        let data = read.bytes
-        if let warning = fresh.warnings.first {
-            throw SheafError("will not change this note", path: note.path, cause: warning.description,
-                             hint: "fix the file in your editor first")
-        }
-        return String(decoding: data, as: UTF8.self)
+        try Self.refuseEdit(of: Note(path: note.path, read: read))
+        return String(decoding: read.bytes, as: UTF8.self)
     }
 
     public func setConfig(_ key: String, _ value: String) throws(SheafError) {

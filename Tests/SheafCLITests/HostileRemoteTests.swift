@@ -185,3 +185,43 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
         #expect(!FileManager.default.fileExists(atPath: vault + "/.git/x.md"))
     }
 }
+
+@Suite struct UnluckyUserTests {
+    /// A `mv` killed after its journal (and maybe after the rename): the next command finishes it.
+    @Test func aMoveKilledHalfWayIsFinishedByTheNextCommand() {
+        for renamed in [false, true] {
+            let temp = TempDir()
+            let vault = temp.path + "/vault"
+            try! FileManager.default.createDirectory(atPath: vault + "/Links", withIntermediateDirectories: true)
+            CLI.write("# Target\n", to: vault + "/Target.md")
+            for i in 0..<3 { CLI.write("See [[Target]].\n", to: vault + "/Links/n\(i).md") }
+            #expect(CLI.run(["init"], in: vault).status == 0)
+            if renamed {
+                try! FileManager.default.createDirectory(atPath: vault + "/Archive", withIntermediateDirectories: true)
+                try! FileManager.default.moveItem(atPath: vault + "/Target.md", toPath: vault + "/Archive/Gone.md")
+                CLI.write("Target.md\nArchive/Gone.md\nmoved\n", to: vault + "/.sheaf/move-journal")
+            } else {
+                CLI.write("Target.md\nArchive/Gone.md\n", to: vault + "/.sheaf/move-journal")
+            }
+            let listed = CLI.run(["ls", "--paths"], in: vault)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("Archive/Gone.md") && !listed.stdout.contains("\nTarget.md"))
+            for i in 0..<3 { #expect(CLI.read(vault + "/Links/n\(i).md") == "See [[Gone]].\n", "renamed: \(renamed)") }
+            #expect(!FileManager.default.fileExists(atPath: vault + "/.sheaf/move-journal"))
+        }
+    }
+
+    /// An edit of a note over 10 MB is refused before the note is read into memory.
+    @Test func tagsAddOnANoteOver10MBIsRefusedAndLeftAlone() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let big = vault + "/Big.md"
+        CLI.write("# Big\n", to: big)
+        #expect(truncate(big, 20_000_000) == 0)
+        let r = CLI.run(["tags", "add", "Big.md", "x"], in: vault)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("will not change this"), "\(r.stderr)")
+        var info = stat()
+        #expect(stat(big, &info) == 0 && info.st_size == 20_000_000)
+    }
+}
