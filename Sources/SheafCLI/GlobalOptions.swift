@@ -23,6 +23,9 @@ struct GlobalOptions: ParsableArguments {
     func open() throws(SheafError) -> VaultSession {
         apply()
         let session = try VaultSession.open(explicit: vault)
+        if let problem = session.config.problem {
+            Terminal.warn("cannot read .sheaf/config.toml (\(problem)); using the default settings")
+        }
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
         session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }

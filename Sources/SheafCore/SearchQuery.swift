@@ -27,9 +27,9 @@ public enum SearchFilter: Equatable, Sendable {
     case tag(String)
     /// `in:Folder/Sub` or `in:"Trips/Kyoto 2025"`: a vault-relative folder, no leading or trailing `/`.
     case folder(String)
-    /// `after:2026-01-01`: on or after this instant, the start (UTC) of the day, month or year typed.
+    /// `after:2026-01-01`: on or after this instant, the start (local time) of the day, month or year typed.
     case after(Date)
-    /// `before:2026-02-01`: strictly before this instant, the start (UTC) of the day, month or year typed.
+    /// `before:2026-02-01`: strictly before this instant, the start (local time) of the day, month or year typed.
     case before(Date)
     /// `has:attachment`: the note has at least one attachment.
     case hasAttachment
@@ -338,7 +338,7 @@ private struct QueryParser {
         }
     }
 
-    /// The start (UTC) of `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; nil for anything else or a day
+    /// The start (local time, as `NoteDate` reads dates) of `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; nil for anything else or a day
     /// that does not exist (2026-02-30).
     static func date(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -354,13 +354,10 @@ private struct QueryParser {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard year >= 1, (1...12).contains(month), (1...lengths[month - 1]).contains(day) else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days) * 86_400)
+        // The start of that day where the user is, by the one rule for dates without an offset.
+        func padded(_ n: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(n).count)) + String(n)
+        }
+        return NoteDate.parse(padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2))
     }
 }

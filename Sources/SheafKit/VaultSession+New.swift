@@ -30,7 +30,7 @@ extension VaultSession {
         editor.set("id", to: id)
         editor.set("title", to: trimmedTitle)
         editor.set("created", to: NoteDate.format(now))
-        let cleanTags = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
+        let cleanTags = try TagName.cleaned(tags)
         if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
         var text = editor.text
         if !body.isEmpty {

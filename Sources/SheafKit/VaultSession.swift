@@ -98,7 +98,7 @@ public final class VaultSession {
     }
 
     public func setConfig(_ key: String, _ value: String) throws(SheafError) {
-        config.set(key, value)
+        try config.set(key, value)
         try AtomicFile.write(config.text, to: vault.configPath)
     }
 }

@@ -19,10 +19,10 @@ import TestSupport
         }
     }
 
-    /// The start of a UTC day.
-    func utc(_ year: Int, _ month: Int, _ day: Int) -> Date {
+    /// The start of a day in the local time zone, as the parser reads dates.
+    func localDay(_ year: Int, _ month: Int, _ day: Int) -> Date {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        calendar.timeZone = NoteDate.localZone
         return calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? .distantPast
     }
 
@@ -113,8 +113,8 @@ import TestSupport
         #expect(try parse("#x") == SearchQuery(filters: [.tag("x")]))
         #expect(try parse("in:Folder/Sub") == SearchQuery(filters: [.folder("Folder/Sub")]))
         #expect(try parse("title:word") == SearchQuery(terms: [.title(.word("word"))]))
-        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(utc(2026, 1, 1))]))
-        #expect(try parse("before:2026-02-01") == SearchQuery(filters: [.before(utc(2026, 2, 1))]))
+        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(localDay(2026, 1, 1))]))
+        #expect(try parse("before:2026-02-01") == SearchQuery(filters: [.before(localDay(2026, 2, 1))]))
         #expect(try parse("has:attachment") == SearchQuery(filters: [.hasAttachment]))
         #expect(try parse("is:conflict") == SearchQuery(filters: [.isConflict]))
         #expect(try parse("links:Note") == SearchQuery(filters: [.links("Note")]))
@@ -125,7 +125,7 @@ import TestSupport
         #expect(query == SearchQuery(
             terms: [.word("merge"), .any([.prefix("sync"), .phrase("three-way merge")])],
             excluded: [.word("draft")],
-            filters: [.tag("sync"), .folder("Projects/Sheaf"), .after(utc(2026, 1, 1)), .hasAttachment]))
+            filters: [.tag("sync"), .folder("Projects/Sheaf"), .after(localDay(2026, 1, 1)), .hasAttachment]))
     }
 
     @Test func tagsNestAndLoseTheirHash() throws {
@@ -160,13 +160,13 @@ import TestSupport
     }
 
     @Test func datesByDayMonthAndYear() throws {
-        #expect(try parse("after:2026-03") == SearchQuery(filters: [.after(utc(2026, 3, 1))]))
-        #expect(try parse("before:2026") == SearchQuery(filters: [.before(utc(2026, 1, 1))]))
+        #expect(try parse("after:2026-03") == SearchQuery(filters: [.after(localDay(2026, 3, 1))]))
+        #expect(try parse("before:2026") == SearchQuery(filters: [.before(localDay(2026, 1, 1))]))
         #expect(try parse("after:2024-02-29 before:2024-03-01") ==
-                SearchQuery(filters: [.after(utc(2024, 2, 29)), .before(utc(2024, 3, 1))]))
-        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(Date(timeIntervalSince1970: 1_767_225_600))]))
-        #expect(try parse("before:1969-12-31") == SearchQuery(filters: [.before(Date(timeIntervalSince1970: -86_400))]))
-        #expect(try parse("after:2000-03-01") == SearchQuery(filters: [.after(utc(2000, 3, 1))]))
+                SearchQuery(filters: [.after(localDay(2024, 2, 29)), .before(localDay(2024, 3, 1))]))
+        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(localDay(2026, 1, 1))]))
+        #expect(try parse("before:1969-12-31") == SearchQuery(filters: [.before(localDay(1969, 12, 31))]))
+        #expect(try parse("after:2000-03-01") == SearchQuery(filters: [.after(localDay(2000, 3, 1))]))
     }
 
     // MARK: Errors

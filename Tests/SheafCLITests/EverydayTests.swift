@@ -1,0 +1,69 @@
+// Habits of zk, git and Obsidian users that broke (issue 14), each tried as a user would.
+import Foundation
+import Testing
+import Yams
+
+@Suite struct EverydayTests {
+    /// Issue 14, item 8: `tags add NOTE 0x10 .inf 2024-01-01` wrote them plain, so YAML readers
+    /// (Obsidian's included) read 16, infinity and a date back.
+    @Test func tagsAddQuotesTagsThatYAMLWouldReadAsSomethingElse() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["new", "Tagged"], in: vault).status == 0)
+        let r = CLI.run(["tags", "add", "Tagged", "0x10", ".inf", "2024-01-01", "travel"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = CLI.read(vault + "/Tagged.md")
+        let yaml = text.components(separatedBy: "---\n")[1]
+        let tags = try #require(try Yams.load(yaml: yaml) as? [String: Any])["tags"] as? [Any]
+        #expect(tags?.count == 4)
+        #expect(tags?.allSatisfy { $0 is String } == true, "\(text)")
+        let shown = CLI.run(["show", "Tagged", "--json"], in: vault).stdout
+        #expect(shown.contains("\"0x10\"") && shown.contains("\"2024-01-01\""))
+    }
+
+    /// Issue 14, item 8: a tag with a space is not one tag in Obsidian; it is refused, not written.
+    @Test func aTagWithASpaceIsRefusedAndTheNoteIsLeftAlone() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["new", "Plain"], in: vault).status == 0)
+        let before = CLI.read(vault + "/Plain.md")
+        let r = CLI.run(["tags", "add", "Plain", "two words"], in: vault)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("not a tag"))
+        #expect(CLI.read(vault + "/Plain.md") == before)
+        #expect(CLI.run(["new", "Other", "--tag", "1984"], in: vault).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Other.md"))
+    }
+
+    /// Issue 14, item 7: `device = "laptop"  # my machine` gave a device named with the comment,
+    /// which then went into commit messages.
+    @Test func aCommentInConfigTomlStaysOutOfTheDeviceName() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# this machine\ndevice = \"laptop\"  # my machine\n", to: vault + "/.sheaf/config.toml")
+        #expect(CLI.run(["config", "get", "device"], in: vault).stdout == "laptop\n")
+        #expect(CLI.run(["config", "set", "remote", "backup"], in: vault).status == 0)
+        #expect(CLI.read(vault + "/.sheaf/config.toml") == "# this machine\ndevice = \"laptop\"  # my machine\nremote = \"backup\"\n")
+        CLI.write("device = laptop\n", to: vault + "/.sheaf/config.toml")
+        let broken = CLI.run(["config", "get", "device"], in: vault)
+        #expect(broken.stderr.contains("cannot read .sheaf/config.toml"))
+        #expect(!broken.stdout.contains("laptop"))
+    }
+
+    /// Issue 14, item 9: a time without an offset was read as UTC; Obsidian and zk read it as the
+    /// user's local time. In Tokyo (UTC+9) a note created at 2026-01-10 07:00 local time is on
+    /// 2026-01-09 in UTC, and `after:2026-01-10` must still find it.
+    @Test func datesWithoutAnOffsetAreReadInTheUsersTimeZone() {
+        let temp = TempDir()
+        let vault = temp.path + "/vault"
+        try! FileManager.default.createDirectory(atPath: vault, withIntermediateDirectories: true)
+        CLI.write("---\ncreated: 2026-01-10 07:00\n---\n# Early\nbreakfast notes\n", to: vault + "/Early.md")
+        CLI.write("---\ncreated: 2026-01-09 23:00\n---\n# Late\nbreakfast notes\n", to: vault + "/Late.md")
+        #expect(CLI.run(["init"], in: vault).status == 0)
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        let r = CLI.run(["search", "breakfast", "after:2026-01-10", "--paths"], in: vault, environment: tokyo)
+        #expect(r.stdout == "Early.md\n", "\(r.stderr)")
+        let json = CLI.run(["show", "Early", "--json"], in: vault, environment: tokyo).stdout
+        #expect(json.contains("2026-01-09T22:00:00Z"), "\(json)")
+    }
+}
