@@ -28,6 +28,7 @@ struct GlobalOptions: ParsableArguments {
         }
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
+        session.onIndexProgress = ProgressBar.callback("indexing")?.0
         session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
         session.onIndexStale = { error in
             Terminal.warn("answering from the index as it is, without this command's update")

@@ -31,8 +31,13 @@ public struct Sheaf: ParsableCommand {
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
         ThumbnailHelperCommand.enable()
+        let arguments = CommandNames.hoistingGlobalOptions(arguments)
+        if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
+            Terminal.err(message)
+            Glibc.exit(2)
+        }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(try CommandNames.searchArguments(arguments))
             try command.run()
             Glibc.exit(0)
         } catch let error as SheafError {

@@ -29,7 +29,7 @@ extension VaultSession {
         var editor = try! FrontMatterEditor(text: "")
         editor.set("id", to: id)
         editor.set("title", to: trimmedTitle)
-        editor.set("created", to: NoteDate.format(now))
+        editor.set("created", toDate: now)
         let cleanTags = try TagName.cleaned(tags)
         if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
         var text = editor.text

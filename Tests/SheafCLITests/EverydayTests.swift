@@ -66,4 +66,77 @@ import Yams
         let json = CLI.run(["show", "Early", "--json"], in: vault, environment: tokyo).stdout
         #expect(json.contains("2026-01-09T22:00:00Z"), "\(json)")
     }
+
+    /// Issue 14, item 1: `sheaf --vault DIR ls` was refused ("Unknown option '--vault'").
+    @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let after = CLI.run(["ls", "--paths", "--vault", vault], in: temp.path)
+        #expect(after.status == 0)
+        for args in [["--vault", vault, "ls", "--paths"], ["--vault=" + vault, "-q", "ls", "--paths"],
+                     ["-q", "--vault", vault, "ls", "--paths"]] {
+            let r = CLI.run(args, in: temp.path)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(r.stdout == after.stdout)
+        }
+        #expect(CLI.run(["--vault", vault, "remote", "list"], in: temp.path).status == 0)
+    }
+
+    /// Issue 14, item 2: a `while read` loop fed `sheaf new` its own input: one note whose body
+    /// was the rest of the list. Standard input is read only with `--body -`.
+    @Test func newInAWhileReadLoopMakesOneNotePerLine() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let script = "printf 'alpha\\nbeta\\ngamma\\n' | while read t; do \"$SHEAF\" new \"$t\"; done"
+        let r = CLI.runProcess("/bin/sh", ["-c", script], in: vault, environment: ["SHEAF": CLI.binary])
+        #expect(r.status == 0, "\(r.stderr)")
+        for name in ["alpha", "beta", "gamma"] {
+            #expect(FileManager.default.fileExists(atPath: vault + "/\(name).md"), "\(name).md is missing")
+        }
+        #expect(!CLI.read(vault + "/alpha.md").contains("beta"))
+        let piped = CLI.run(["new", "Piped", "--body", "-"], in: vault, stdin: "- milk\n")
+        #expect(piped.status == 0)
+        #expect(CLI.read(vault + "/Piped.md").hasSuffix("\n- milk\n"))
+    }
+
+    /// Issue 14, item 3: `sheaf search --pahts canvas` searched for "--pahts" and exited 0.
+    @Test func aMistypedOptionOrCommandIsAnErrorWithASuggestion() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let option = CLI.run(["search", "--pahts", "lisbon"], in: vault)
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("unknown option '--pahts'") && option.stderr.contains("--paths"))
+        #expect(option.stdout.isEmpty)
+        let command = CLI.run(["serach", "lisbon"], in: vault)
+        #expect(command.status == 2)
+        #expect(command.stderr.contains("did you mean 'search'"))
+        #expect(CLI.run(["ls", "--limt", "2"], in: vault).status == 2)
+        // `-word` is still the query's exclusion.
+        let excluded = CLI.run(["search", "tram", "-lisbon", "--paths"], in: vault)
+        #expect(excluded.status <= 1)
+        #expect(!excluded.stdout.contains("Lisbon/"))
+    }
+
+    /// Issue 14, item 4: no short flags; `-n` limits as in git log, `-t` names a tag.
+    @Test func shortFlagsForLimitAndTag() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["ls", "-n", "2", "--paths"], in: vault).stdout.split(separator: "\n").count == 2)
+        #expect(CLI.run(["search", "lisbon", "-n", "1", "--paths"], in: vault).stdout.split(separator: "\n").count == 1)
+        #expect(CLI.run(["ls", "-t", "travel", "--paths"], in: vault).stdout == CLI.run(["ls", "--tag", "travel", "--paths"], in: vault).stdout)
+        #expect(CLI.run(["new", "Short", "-t", "home"], in: vault).status == 0)
+        #expect(CLI.read(vault + "/Short.md").contains("- home"))
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        #expect(CLI.run(["log", "-n", "1"], in: vault).status == 0)
+    }
+
+    /// Issue 14, item 6: `-q` still printed the scan summary of `index`.
+    @Test func quietIndexPrintsNothing() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let r = CLI.run(["index", "-q", "--rebuild"], in: vault)
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
+        #expect(CLI.run(["index"], in: vault).stdout.hasPrefix("scanned "))
+    }
 }

@@ -70,7 +70,7 @@ func makeThumbnailsWithProgress(_ session: VaultSession) throws {
     let report = try session.makeThumbnails(progress: bar?.0)
     bar?.1.finish()
     for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
-    if report.made + report.reused + report.failed.count > 0 {
+    if !Terminal.quiet, report.made + report.reused + report.failed.count > 0 {
         Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
     }
 }

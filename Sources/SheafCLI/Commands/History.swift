@@ -11,7 +11,7 @@ struct Log: ParsableCommand {
         discussion: "A note's log follows its renames and includes deleted notes: name one by the path it had. Each line: short commit id, date, author, what happened to the note, the commit's summary, and the note's path then when it differs. `sheaf show NOTE@ID` prints a version; `sheaf restore NOTE --at ID` brings it back.")
 
     @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.") var note: String?
-    @Option(help: "Show at most N commits.") var limit: Int?
+    @Option(name: [.customShort("n"), .long], help: "Show at most N commits.") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 

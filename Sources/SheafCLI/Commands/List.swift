@@ -12,10 +12,10 @@ struct List: ParsableCommand {
         discussion: "Exits 1 when a --folder or --tag filter matched nothing.")
 
     @Option(help: "Only notes in this folder and below.") var folder: String?
-    @Option(help: "Only notes with this tag (or one below it, tag/child).") var tag: String?
+    @Option(name: [.short, .long], help: "Only notes with this tag (or one below it, tag/child).") var tag: String?
     @Option(help: "Order: \(NoteSort.allCases.map(\.rawValue).joined(separator: ", ")).") var sort: NoteSort = .modified
     @Flag(help: "Reverse the order.") var reverse = false
-    @Option(help: "At most this many notes.") var limit: Int?
+    @Option(name: [.customShort("n"), .long], help: "At most this many notes.") var limit: Int?
     @Flag(help: "Print paths only.") var paths = false
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions

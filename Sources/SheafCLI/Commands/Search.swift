@@ -14,7 +14,7 @@ struct Search: ParsableCommand {
         """)
 
     @Argument(parsing: .allUnrecognized, help: "The query (quote it for your shell).") var query: [String]
-    @Option(help: "At most this many results.") var limit: Int = 20
+    @Option(name: [.customShort("n"), .long], help: "At most this many results.") var limit: Int = 20
     @Flag(help: "Print paths only.") var paths = false
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
