@@ -6,7 +6,8 @@ import SheafCore
 
 enum CommandNames {
     /// Options every command takes (GlobalOptions): name and whether a value follows.
-    static let globalOptions: [String: Bool] = ["--vault": true, "--quiet": false, "-q": false, "--verbose": false, "-v": false]
+    static let globalOptions: [String: Bool] = ["--vault": true, "--quiet": false, "-q": false, "--verbose": false, "-v": false,
+                                                "--color": true, "--no-pager": false]
 
     /// `arguments` with the global options found before the first other word moved to the end
     /// (before a `--`, if any), where every subcommand's option group reads them.
@@ -40,8 +41,9 @@ enum CommandNames {
     /// `--` is a mistyped option: an error, with the closest option. `-n5` is `-n 5`, as in git.
     static func searchArguments(_ arguments: [String]) throws(SheafError) -> [String] {
         guard arguments.first == "search" else { return arguments }
-        let withValue: Set<String> = ["-n", "--limit", "--vault"]
-        let flags: Set<String> = ["--paths", "--json", "-q", "--quiet", "-v", "--verbose", "-h", "--help"]
+        let withValue: Set<String> = ["-n", "--limit", "--vault", "--color"]
+        let flags: Set<String> = ["--paths", "--json", "-q", "--quiet", "-v", "--verbose", "-h", "--help",
+                                  "-0", "--null", "--no-pager"]
         var options: [String] = []
         var words: [String] = []
         var i = 1

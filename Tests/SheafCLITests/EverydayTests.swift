@@ -139,4 +139,50 @@ import Yams
         #expect(r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stdout)\(r.stderr)")
         #expect(CLI.run(["index"], in: vault).stdout.hasPrefix("scanned "))
     }
+
+    /// Issue 14, item 5: `sheaf ls --paths | xargs` broke on names with spaces; `-0` ends each
+    /// path with a NUL byte on every command that lists paths.
+    @Test func nullTerminatedPathsSurviveXargsWithSpacesInNames() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let lines = CLI.run(["ls", "--paths"], in: vault).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains(" ") })
+        let nul = CLI.run(["ls", "-0"], in: vault).stdout
+        #expect(nul.split(separator: "\0").map(String.init) == lines)
+        let viaXargs = CLI.runProcess("/bin/sh", ["-c", "\"$SHEAF\" ls --null | xargs -0 -n1 printf '%s\\n'"], in: vault,
+                                      environment: ["SHEAF": CLI.binary])
+        #expect(viaXargs.stdout.split(separator: "\n").map(String.init) == lines)
+        #expect(CLI.run(["search", "lisbon", "-0"], in: vault).stdout.hasSuffix("\0"))
+        #expect(CLI.run(["backlinks", "Tram 28", "-0"], in: vault).stdout.hasSuffix("\0"))
+        #expect(CLI.run(["attachments", "-0"], in: vault).stdout.hasSuffix("\0"))
+    }
+
+    /// Issue 14, item 5: long output goes through `$PAGER` on a terminal (not with --no-pager or
+    /// when piped), and colour follows --color, NO_COLOR and TERM=dumb.
+    @Test func longListingsGoThroughThePagerOnATerminalOnly() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let paged = temp.path + "/paged"
+        func onTerminal(_ args: String, _ env: [String: String] = [:]) -> RunResult {
+            CLI.runProcess("/usr/bin/script", ["-qec", "\"$SHEAF\" " + args, "/dev/null"], in: vault,
+                           environment: ["SHEAF": CLI.binary, "PAGER": "cat > '\(paged)'", "TERM": "xterm"].merging(env) { $1 })
+        }
+        _ = onTerminal("ls")
+        let text = CLI.read(paged)
+        #expect(text.contains("Trips/Lisbon/Tram 28.md"))
+        #expect(text.contains("\u{1B}[1m"), "colour is kept through the pager")
+        try FileManager.default.removeItem(atPath: paged)
+        let direct = onTerminal("ls --no-pager")
+        #expect(!FileManager.default.fileExists(atPath: paged))
+        #expect(direct.stdout.contains("Tram 28"))
+        _ = onTerminal("ls --color never")
+        #expect(!CLI.read(paged).contains("\u{1B}["))
+        try FileManager.default.removeItem(atPath: paged)
+        _ = onTerminal("ls", ["TERM": "dumb"])
+        #expect(!CLI.read(paged).contains("\u{1B}["))
+        // Piped: no pager, no colour, unless asked for.
+        #expect(!CLI.run(["ls"], in: vault).stdout.contains("\u{1B}["))
+        #expect(CLI.run(["ls", "--color", "always"], in: vault).stdout.contains("\u{1B}[1m"))
+    }
 }

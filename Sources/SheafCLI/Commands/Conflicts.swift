@@ -10,12 +10,16 @@ struct Conflicts: ParsableCommand {
         discussion: "Settle one with `sheaf resolve NOTE`, or by deleting the conflict file after copying what you want from it. Exits 1 when there are none.")
 
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let conflicts = try global.open().conflicts()
         if json {
             Terminal.json(ConflictListJSON(conflicts: conflicts.map { .init(path: $0.path, original: $0.original) }))
+        } else if null {
+            Terminal.nullTerminated = true
+            for c in conflicts { Terminal.path(c.path) }
         } else {
             for c in conflicts { Terminal.out("\(c.original)\t\(c.path)") }
         }

@@ -21,6 +21,7 @@ struct Log: ParsableCommand {
 
     func run() throws {
         let history = try global.open().history(of: note, limit: limit)
+        if !json { Terminal.page() }
         if json {
             Terminal.json(LogJSON(path: history.path, exists: note == nil ? nil : history.exists, commits: history.entries.map {
                 .init(id: $0.commit.id, time: $0.commit.time, author: $0.commit.authorName, summary: $0.commit.summary,

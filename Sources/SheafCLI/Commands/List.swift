@@ -18,16 +18,19 @@ struct List: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "At most this many notes.") var limit: Int?
     @Flag(help: "Print paths only.") var paths = false
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
         let notes = try session.list(folder: folder, tag: tag, sort: sort, reverse: reverse, limit: limit)
         try reportWarnings(session)
+        Terminal.nullTerminated = null
+        if !json && !paths && !null { Terminal.page() }
         if json {
             Terminal.json(NoteListJSON(notes: notes.map(NoteSummaryJSON.init)))
-        } else if paths {
-            for n in notes { Terminal.out(n.path) }
+        } else if paths || null {
+            for n in notes { Terminal.path(n.path) }
         } else {
             for n in notes {
                 Terminal.out(Terminal.bold(n.title) + "  " + Terminal.dim(Terminal.date(n.modified) + "  " + n.path))

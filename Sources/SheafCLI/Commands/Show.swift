@@ -36,7 +36,7 @@ struct Show: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: session.vault.absolute(found.path)) else {
             throw SheafError("cannot read", path: found.path)
         }
-        if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# " + found.path)) }
+        if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# " + found.path)) }
         FileHandle.standardOutput.write(data)
     }
 

@@ -21,6 +21,7 @@ struct Tags: ParsableCommand {
                 return
             }
             let width = counts.map { String($0.count).count }.max() ?? 1
+            Terminal.page()
             for c in counts {
                 let n = String(c.count)
                 Terminal.out(String(repeating: " ", count: width - n.count) + n + "  " + c.tag)
