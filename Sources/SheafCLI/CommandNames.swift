@@ -70,6 +70,18 @@ enum CommandNames {
         return ["search"] + options + ["--"] + words
     }
 
+    /// `sheaf daily -1` names a day, not an option: a `-N` or `-Nd` word goes after `--`.
+    static func dailyArguments(_ arguments: [String]) -> [String] {
+        guard arguments.first == "daily", !arguments.contains("--"),
+              let i = arguments.firstIndex(where: { arg in
+                  let digits = arg.dropFirst().hasSuffix("d") ? arg.dropFirst().dropLast() : arg.dropFirst()
+                  return arg.hasPrefix("-") && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+              }) else { return arguments }
+        var rest = arguments
+        let day = rest.remove(at: i)
+        return rest + ["--", day]
+    }
+
     /// The closest of `names` to a mistyped `word` (at most a third of its letters off), nil when
     /// none is close.
     static func closest(to word: String, in names: [String]) -> String? {

@@ -7,7 +7,7 @@ import Foundation
 import TOMLKit
 
 public struct VaultConfig: Sendable {
-    public static let knownKeys = ["device", "remote"]
+    public static let knownKeys = ["device", "remote", "daily-folder", "daily-format", "daily-template", "templates-folder"]
     private var lines: [String]
     private var values: [String: String] = [:]
     /// Why the file could not be read as TOML (with its line), nil when it could. Settings then

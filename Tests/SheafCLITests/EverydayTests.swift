@@ -185,4 +185,65 @@ import Yams
         #expect(!CLI.run(["ls"], in: vault).stdout.contains("\u{1B}["))
         #expect(CLI.run(["ls", "--color", "always"], in: vault).stdout.contains("\u{1B}[1m"))
     }
+
+    /// Issue 14, item 11: `sheaf daily` opens or creates the day's note where Obsidian's Daily
+    /// notes plugin would, from `.obsidian/daily-notes.json` and its template.
+    @Test func dailyMakesTheNoteObsidianWouldAndFindsItAgain() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let plain = CLI.run(["daily", "2026-03-14"], in: vault)
+        #expect(plain.stdout == "2026-03-14.md\n", "\(plain.stderr)")
+        try! FileManager.default.createDirectory(atPath: vault + "/.obsidian", withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(atPath: vault + "/Templates", withIntermediateDirectories: true)
+        CLI.write(#"{"folder": "Journal/Daily/", "format": "YYYY/MM/YYYY-MM-DD dddd", "template": "Templates/Day"}"#,
+                  to: vault + "/.obsidian/daily-notes.json")
+        CLI.write("---\ntags: [daily]\n---\n# {{title}}\n\n{{date:MMMM Do}}\n", to: vault + "/Templates/Day.md")
+        let made = CLI.run(["daily", "2026-03-01"], in: vault)
+        let path = "Journal/Daily/2026/03/2026-03-01 Sunday.md"
+        #expect(made.stdout == path + "\n", "\(made.stderr)")
+        let text = CLI.read(vault + "/" + path)
+        #expect(text.hasPrefix("---\ntags: [daily]\nid: "))
+        #expect(text.hasSuffix("---\n# 2026-03-01 Sunday\n\nMarch 1st\n"))
+        // Again: the same note, untouched.
+        #expect(CLI.run(["daily", "2026-03-01"], in: vault).stdout == path + "\n")
+        #expect(CLI.read(vault + "/" + path) == text)
+        // A config.toml setting wins over Obsidian's.
+        #expect(CLI.run(["config", "set", "daily-folder", "Days"], in: vault).status == 0)
+        #expect(CLI.run(["daily", "2026-03-02"], in: vault).stdout == "Days/2026/03/2026-03-02 Monday.md\n")
+        #expect(CLI.run(["daily", "-1"], in: vault).status == 0)
+        #expect(CLI.run(["daily", "someday"], in: vault).status == 2)
+    }
+
+    /// Issue 14, item 11: `new --template NAME` fills Obsidian's Templates variables and keeps the
+    /// template's front-matter.
+    @Test func newFromATemplateFillsTitleDateAndTime() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        try! FileManager.default.createDirectory(atPath: vault + "/.obsidian", withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(atPath: vault + "/Meta/Templates", withIntermediateDirectories: true)
+        CLI.write(#"{"folder": "Meta/Templates", "dateFormat": "DD.MM.YYYY"}"#, to: vault + "/.obsidian/templates.json")
+        CLI.write("---\ntype: meeting\ncreated: {{date:YYYY-MM-DD}}\n---\n# {{title}} on {{date}}\n", to: vault + "/Meta/Templates/Meeting.md")
+        let r = CLI.run(["new", "Standup", "--template", "Meeting", "--body=- agenda"], in: vault, environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = CLI.read(vault + "/Standup.md")
+        let today = MomentFormatProbe.today("DD.MM.YYYY")
+        #expect(text.contains("type: meeting\ncreated: 20"))
+        #expect(!text.contains("{{"))
+        #expect(text.hasSuffix("# Standup on \(today)\n- agenda\n"), "\(text)")
+        #expect(CLI.run(["new", "Other", "--template", "Missing"], in: vault).status == 2)
+        // A template path from synced settings cannot leave the vault.
+        CLI.write(#"{"folder": "../../etc"}"#, to: vault + "/.obsidian/templates.json")
+        #expect(CLI.run(["new", "Leak", "--template", "passwd"], in: vault).status == 2)
+    }
+}
+
+/// Today's date in a format, as the test process sees it (UTC in the harness).
+enum MomentFormatProbe {
+    static func today(_ format: String) -> String {
+        let f = DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = format.replacingOccurrences(of: "DD", with: "dd").replacingOccurrences(of: "YYYY", with: "yyyy")
+        return f.string(from: Date())
+    }
 }

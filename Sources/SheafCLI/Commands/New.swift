@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SheafCore
 import SheafKit
 
 struct New: ParsableCommand {
@@ -11,6 +12,7 @@ struct New: ParsableCommand {
     @Option(help: "Folder for the note, relative to the vault root.") var folder: String?
     @Option(name: [.short, .long], help: "A tag (repeat for more).") var tag: [String] = []
     @Option(help: "The body text; - reads it from standard input.") var body: String?
+    @Option(help: "A template note in the templates folder (Obsidian's, else Templates/): {{title}}, {{date}}, {{time}}, {{date:FORMAT}} are filled in.") var template: String?
     @Flag(help: "Open the new note in $VISUAL or $EDITOR.") var edit = false
     @OptionGroup var global: GlobalOptions
 
@@ -18,7 +20,8 @@ struct New: ParsableCommand {
         let session = try global.open()
         // Standard input only when asked for: a `while read` loop's own input is not a body.
         let text = body == "-" ? Terminal.readStandardInput() : body ?? ""
-        let report = try session.createNote(title: title, folder: folder, tags: tag, body: text)
+        let filled = try template.map { (name) throws(SheafError) in try session.templateText(name, title: title) }
+        let report = try session.createNote(title: title, folder: folder, tags: tag, body: text, template: filled)
         for clash in report.caseClashes {
             Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
         }
