@@ -8,7 +8,7 @@ struct Attach: ParsableCommand {
         abstract: "Copy files beside a note, embed them in it and make their thumbnails.",
         discussion: "Each file is copied into the note's folder (a name already taken gets a number: photo 2.jpg) and embedded at the end of the note as ![[name]], or ![](name) when the note's links are mostly markdown links.")
 
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "Files to attach.") var files: [String]
     @OptionGroup var global: GlobalOptions
 

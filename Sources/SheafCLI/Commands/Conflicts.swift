@@ -32,7 +32,7 @@ struct Resolve: ParsableCommand {
         abstract: "Settle a note's conflict: keep the local note, the remote version, or both.",
         discussion: "--keep local deletes the conflict file; --keep remote puts the remote version into the note; --keep both turns the conflict file into an ordinary note beside it. --edit opens the note and its conflict files in your editor first. The change is committed by the next commit or sync.")
 
-    @Argument(help: "The note (path, title or id), or its conflict file.") var note: String
+    @Argument(help: "The note (path, title or id), or its conflict file.", completion: Completions.notes) var note: String
     @Option(help: "local, remote or both.") var keep: ConflictKeep?
     @Flag(help: "Open the note and its conflict files in $EDITOR.") var edit = false
     @OptionGroup var global: GlobalOptions

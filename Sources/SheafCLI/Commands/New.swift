@@ -9,8 +9,8 @@ struct New: ParsableCommand {
         discussion: "Writes id, title, created and tags as front-matter. The body comes from --body; `--body -` reads it from standard input (which is otherwise never read, so `while read t; do sheaf new \"$t\"; done` makes one note per line). Prints the new note's path.")
 
     @Argument(help: "The title; the file name is made from it.") var title: String
-    @Option(help: "Folder for the note, relative to the vault root.") var folder: String?
-    @Option(name: [.short, .long], help: "A tag (repeat for more).") var tag: [String] = []
+    @Option(help: "Folder for the note, relative to the vault root.", completion: Completions.folders) var folder: String?
+    @Option(name: [.short, .long], help: "A tag (repeat for more).", completion: Completions.tags) var tag: [String] = []
     @Option(help: "The body text; - reads it from standard input.") var body: String?
     @Option(help: "A template note in the templates folder (Obsidian's, else Templates/): {{title}}, {{date}}, {{time}}, {{date:FORMAT}} are filled in.") var template: String?
     @Flag(help: "Open the new note in $VISUAL or $EDITOR.") var edit = false

@@ -48,7 +48,7 @@ struct Search: ParsableCommand {
 
 struct Backlinks: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the notes that link to a note.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Flag(help: "Print JSON.") var json = false
     @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions

@@ -8,7 +8,7 @@ struct Show: ParsableCommand {
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
 
-    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix; NOTE@REV for an earlier version.") var note: String
+    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix; NOTE@REV for an earlier version.", completion: Completions.notes) var note: String
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
@@ -63,7 +63,7 @@ struct Show: ParsableCommand {
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Open a note in $VISUAL or $EDITOR.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -77,7 +77,7 @@ struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add text at the end of a note.",
         discussion: "The text comes from the arguments, else from standard input.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "The text (words are joined by spaces).") var text: [String] = []
     @OptionGroup var global: GlobalOptions
 

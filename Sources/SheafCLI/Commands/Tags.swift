@@ -32,8 +32,8 @@ struct Tags: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add tags to a note's front-matter, in the style its tags list already uses.")
-        @Argument(help: "The note.") var note: String
-        @Argument(help: "Tags to add.") var tags: [String]
+        @Argument(help: "The note.", completion: Completions.notes) var note: String
+        @Argument(help: "Tags to add.", completion: Completions.tags) var tags: [String]
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -50,8 +50,8 @@ struct Tags: ParsableCommand {
             commandName: "remove",
             abstract: "Remove tags from a note's front-matter.",
             discussion: "Inline #tags in the body are left alone: edit the note to remove them.")
-        @Argument(help: "The note.") var note: String
-        @Argument(help: "Tags to remove.") var tags: [String]
+        @Argument(help: "The note.", completion: Completions.notes) var note: String
+        @Argument(help: "Tags to remove.", completion: Completions.tags) var tags: [String]
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
