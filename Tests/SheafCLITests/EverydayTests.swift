@@ -237,6 +237,26 @@ import Yams
     }
 }
 
+/// Issue 14, item 12: `-i` picks a note with fzf (run here with `--filter`, fzf's own
+/// non-interactive mode), and says what to do when fzf is missing.
+@Suite struct PickerTests {
+    @Test func showDashIPicksANoteWithFzfOrSaysItIsMissing() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fzf") else { return }
+        let picked = CLI.run(["show", "-i"], in: vault, environment: ["FZF_DEFAULT_OPTS": "--filter='Tram 28'"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(picked.stdout.contains("Tram 28"))
+        let none = CLI.run(["show", "-i"], in: vault, environment: ["FZF_DEFAULT_OPTS": "--filter=zzzzqqq"])
+        #expect(none.status == 1)
+        let missing = CLI.run(["edit", "-i"], in: vault, environment: ["PATH": "/nonexistent"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("-i needs fzf"))
+        #expect(CLI.run(["show"], in: vault).status == 2)
+        #expect(CLI.run(["show", "Tram 28", "-i"], in: vault).status == 2)
+    }
+}
+
 /// Issue 14, item 10: completion of note names, folders and tags, through bash's own
 /// `complete` and the script `sheaf --generate-completion-script bash` writes.
 @Suite struct CompletionTests {
