@@ -67,8 +67,8 @@ public struct SearchQuery: Equatable, Sendable {
     /// Parses a query as typed after `sheaf search`. Throws for an empty query, an unbalanced or
     /// misplaced quote, a misplaced `OR`, a lone `-` or `*`, a filter without a value, a bad date,
     /// an unknown `has:`/`is:` value, and a query that only excludes.
-    public static func parse(_ text: String) throws(SearchQueryError) -> SearchQuery {
-        var parser = QueryParser(text)
+    public static func parse(_ text: String, now: Date = Date()) throws(SearchQueryError) -> SearchQuery {
+        var parser = QueryParser(text, now: now)
         return try parser.parse()
     }
 }
@@ -123,7 +123,10 @@ private struct QueryParser {
     let chars: [Character]
     var i = 0
 
-    init(_ text: String) { chars = Array(text) }
+    /// The instant relative dates (`after:-7d`, `after:yesterday`) count from.
+    let now: Date
+
+    init(_ text: String, now: Date) { chars = Array(text); self.now = now }
 
     mutating func parse() throws(SearchQueryError) -> SearchQuery {
         var lexemes: [Lexeme] = []
@@ -319,8 +322,8 @@ private struct QueryParser {
         case "title":
             return .term(.title(quoted ? .phrase(value) : try plain(value, token: token, at: start)))
         case "after", "before":
-            guard let date = Self.date(value) else {
-                throw fail(.badDate, "`\(token)`: \(value) is not a date; use YYYY-MM-DD, YYYY-MM or YYYY, as in \(key):2026-01-01")
+            guard let date = Self.date(value) ?? Self.relativeDate(value, now: now) else {
+                throw fail(.badDate, "`\(token)`: \(value) is not a date; use YYYY-MM-DD, YYYY-MM or YYYY (\(key):2026-01-01), today, yesterday, or -7d, -2w, -3m, -1y")
             }
             return .filter(key == "after" ? .after(date) : .before(date))
         case "has":
@@ -335,6 +338,30 @@ private struct QueryParser {
             return .filter(.isConflict)
         default:
             return .filter(.links(value))
+        }
+    }
+
+    /// The start of a day named relative to `now`, in local time: `today`, `yesterday`,
+    /// `tomorrow`, or `-N` days, weeks, months or years back (`-7d`, `-2w`, `-3m`, `-1y`; `+` ahead).
+    static func relativeDate(_ text: String, now: Date) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = NoteDate.localZone
+        let today = calendar.startOfDay(for: now)
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: today)
+        case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)
+        default: break
+        }
+        guard let sign = text.first, sign == "-" || sign == "+", let unit = text.last?.lowercased(),
+              let count = Int(text.dropFirst().dropLast()), count >= 0, text.count > 2 else { return nil }
+        let n = sign == "-" ? -count : count
+        switch unit {
+        case "d": return calendar.date(byAdding: .day, value: n, to: today)
+        case "w": return calendar.date(byAdding: .day, value: 7 * n, to: today)
+        case "m": return calendar.date(byAdding: .month, value: n, to: today)
+        case "y": return calendar.date(byAdding: .year, value: n, to: today)
+        default: return nil
         }
     }
 

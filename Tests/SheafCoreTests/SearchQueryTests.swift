@@ -169,6 +169,23 @@ import TestSupport
         #expect(try parse("after:2000-03-01") == SearchQuery(filters: [.after(localDay(2000, 3, 1))]))
     }
 
+    /// Issue 14, item 13: relative dates were refused (`after:yesterday` was "not a date").
+    @Test func relativeDatesCountFromTodayInLocalTime() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = NoteDate.localZone
+        let now = calendar.date(from: DateComponents(year: 2026, month: 3, day: 10, hour: 15))!
+        func at(_ q: String) throws -> SearchQuery { try SearchQuery.parse(q, now: now) }
+        #expect(try at("after:yesterday") == SearchQuery(filters: [.after(localDay(2026, 3, 9))]))
+        #expect(try at("after:today before:tomorrow") == SearchQuery(filters: [.after(localDay(2026, 3, 10)), .before(localDay(2026, 3, 11))]))
+        #expect(try at("after:-7d") == SearchQuery(filters: [.after(localDay(2026, 3, 3))]))
+        #expect(try at("after:-2w") == SearchQuery(filters: [.after(localDay(2026, 2, 24))]))
+        #expect(try at("after:-1m") == SearchQuery(filters: [.after(localDay(2026, 2, 10))]))
+        #expect(try at("before:-1y") == SearchQuery(filters: [.before(localDay(2025, 3, 10))]))
+        for bad in ["after:-7", "after:-d", "after:7d", "after:-7x", "after:someday"] {
+            #expect(throws: SearchQueryError.self) { try at(bad) }
+        }
+    }
+
     // MARK: Errors
 
     @Test func emptyQuery() {
@@ -239,7 +256,7 @@ import TestSupport
 
     @Test func badDatesNameTheValue() {
         for value in ["2026-13-01", "2026-02-30", "2025-02-29", "1900-02-29", "26-01-01", "2026-1-1", "2026-01-01T10:00",
-                      "yesterday", "2026-", "0000", "２０２６"] {
+                      "someday", "2026-", "0000", "２０２６"] {
             let error = failure("after:\(value)")
             #expect(error?.kind == .badDate, "after:\(value)")
             #expect(error?.message.contains(value) == true)
