@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +33,7 @@ let package = Package(
         ),
         .target(
             name: "SheafCore",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: [.product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
             exclude: ["README.md"]
         ),
         .target(
@@ -76,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "SheafCoreTests",
             dependencies: [
-                "SheafCore", "TestSupport",
+                "SheafCore", "TestSupport", .product(name: "Yams", package: "Yams"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

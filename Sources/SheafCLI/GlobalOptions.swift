@@ -3,6 +3,8 @@ import Foundation
 import SheafCore
 import SheafKit
 
+extension ColorChoice: ExpressibleByArgument {}
+
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The vault to use (default: $SHEAF_VAULT, else the folder holding .sheaf/ above the working directory).")
@@ -14,17 +16,29 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print more detail.")
     var verbose = false
 
+    @Option(name: .long, help: "Colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(name: .customLong("no-pager"), help: "Print long output straight to the terminal, without $PAGER.")
+    var noPager = false
+
     func apply() {
         Terminal.quiet = quiet
         Terminal.verbose = verbose
+        Terminal.colorChoice = color
+        Terminal.noPager = noPager
     }
 
     /// Applies the output flags and opens the vault.
     func open() throws(SheafError) -> VaultSession {
         apply()
         let session = try VaultSession.open(explicit: vault)
+        if let problem = session.config.problem {
+            Terminal.warn("cannot read .sheaf/config.toml (\(problem)); using the default settings")
+        }
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
+        session.onIndexProgress = ProgressBar.callback("indexing")?.0
         session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
         session.onIndexStale = { error in
             Terminal.warn("answering from the index as it is, without this command's update")

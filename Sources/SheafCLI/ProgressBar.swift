@@ -1,4 +1,6 @@
-// A one-line progress bar on stderr, drawn only when stderr is a terminal and -q is off.
+// A one-line progress bar on stderr, drawn only when stderr is a terminal and -q is off, and only
+// for work that lasts: nothing appears before a third of a second, so quick commands stay quiet
+// while a read command that rebuilds a missing index shows it is alive.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +11,9 @@ final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private var lastPercent = -1
     private var drawn = false
+    private let start = Date()
+    /// Work that ends sooner than this draws nothing.
+    static let delay: TimeInterval = 1.0 / 3
 
     init(_ label: String) { self.label = label }
 
@@ -25,7 +30,11 @@ final class ProgressBar: @unchecked Sendable {
         guard total > 0 else { return }
         let percent = done * 100 / total
         lock.lock(); defer { lock.unlock() }
-        guard percent != lastPercent else { return }
+        if done >= total {
+            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)); drawn = false }
+            return
+        }
+        guard percent != lastPercent, drawn || Date().timeIntervalSince(start) >= Self.delay else { return }
         lastPercent = percent
         let width = 30
         let filled = width * done / total

@@ -17,7 +17,7 @@ public struct Sheaf: ParsableCommand {
         discussion: "Notes are markdown files with YAML front-matter in a folder tree; the vault is a git repository.",
         version: version,
         subcommands: [
-            Init.self, New.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
+            Init.self, New.self, Daily.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
             Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
@@ -31,8 +31,13 @@ public struct Sheaf: ParsableCommand {
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
         ThumbnailHelperCommand.enable()
+        let arguments = CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments))
+        if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
+            Terminal.err(message)
+            Glibc.exit(2)
+        }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(try CommandNames.searchArguments(arguments))
             try command.run()
             Glibc.exit(0)
         } catch let error as SheafError {

@@ -1,5 +1,6 @@
-// Everything the CLI prints goes through here: colour only on a terminal and without NO_COLOR,
-// warnings to stderr unless -q, and a broken pipe ends the process quietly with exit 0.
+// Everything the CLI prints goes through here: colour only on a terminal (or with --color always),
+// never with NO_COLOR or TERM=dumb; long listings through a pager on a terminal; warnings to
+// stderr unless -q; and a broken pipe ends the process quietly with exit 0.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,12 +10,29 @@ enum Terminal {
     static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
     static let stderrIsTTY = isatty(STDERR_FILENO) == 1
     static let stdinIsTTY = isatty(STDIN_FILENO) == 1
-    static let useColor = stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    /// `--color`: auto (a terminal, without NO_COLOR or TERM=dumb), always, never.
+    nonisolated(unsafe) static var colorChoice = ColorChoice.auto
+    static var useColor: Bool {
+        switch colorChoice {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let env = ProcessInfo.processInfo.environment
+            return stdoutIsTTY && (env["NO_COLOR"].map(\.isEmpty) ?? true) && env["TERM"] != "dumb"
+        }
+    }
+    /// `--no-pager`.
+    nonisolated(unsafe) static var noPager = false
+    /// `-0`: paths end with a NUL byte instead of a line break, for `xargs -0`.
+    nonisolated(unsafe) static var nullTerminated = false
     nonisolated(unsafe) static var quiet = false
     nonisolated(unsafe) static var verbose = false
 
     static func out(_ line: String = "") { write(STDOUT_FILENO, line + "\n") }
     static func err(_ line: String) { write(STDERR_FILENO, line + "\n") }
+
+    /// One path of a listing: a line, or NUL-terminated with `-0`.
+    static func path(_ path: String) { write(STDOUT_FILENO, path + (nullTerminated ? "\0" : "\n")) }
 
     static func warn(_ message: String) {
         if !quiet { err("sheaf: warning: " + message) }
@@ -57,4 +75,54 @@ enum Terminal {
         f.dateFormat = "yyyy-MM-dd HH:mm"
         return f.string(from: date)
     }
+
+    /// Sends the rest of standard output through a pager when it goes to a terminal: `$SHEAF_PAGER`,
+    /// else `$PAGER`, else `less -FIRX` (which quits at once when the text fits the screen). Not
+    /// with `--no-pager`, an empty pager or `cat`, or when `less` is missing. Colour stays on.
+    static func page() {
+        guard stdoutIsTTY, !noPager, pagerPID == 0 else { return }
+        let env = ProcessInfo.processInfo.environment
+        let command = [env["SHEAF_PAGER"], env["PAGER"]].compactMap { $0 }.first ?? "less -FIRX"
+        let trimmed = command.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed == "cat" { return }
+        if command == "less -FIRX", !FileManager.default.isExecutableFile(atPath: "/usr/bin/less"),
+           !FileManager.default.isExecutableFile(atPath: "/bin/less") { return }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        let useColorBefore = useColor
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        var pid: pid_t = 0
+        let argv = ["/bin/sh", "-c", command]
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var environment = env
+        if environment["LESS"] == nil { environment["LESS"] = "FIRX" }
+        var cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cEnv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgs, &cEnv) == 0 else {
+            close(fds[0]); close(fds[1]); return
+        }
+        close(fds[0])
+        dup2(fds[1], STDOUT_FILENO)
+        close(fds[1])
+        if colorChoice == .auto { colorChoice = useColorBefore ? .always : .never }
+        pagerPID = pid
+        atexit {
+            // The pager reads until our end of the pipe closes; wait for the user to leave it.
+            close(STDOUT_FILENO)
+            var status: Int32 = 0
+            while waitpid(Terminal.pagerPID, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
+    nonisolated(unsafe) private static var pagerPID: pid_t = 0
+}
+
+enum ColorChoice: String, CaseIterable, Sendable {
+    case auto, always, never
 }

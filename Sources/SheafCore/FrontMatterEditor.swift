@@ -1,6 +1,7 @@
 // The line-preserving front-matter editor. Sheaf never re-emits YAML: it finds the lines of one
 // top-level key and changes those alone, so key order, comments, quoting, flow or block style,
 // unknown keys, CRLF endings and a BOM all survive an edit byte for byte.
+import Foundation
 
 /// Edits one note's front-matter in place, touching only the lines of the keys it changes.
 public struct FrontMatterEditor: Sendable {
@@ -29,7 +30,16 @@ public struct FrontMatterEditor: Sendable {
     /// Sets a top-level key to a scalar string. An existing key keeps its spelling, its place and
     /// its trailing comment; a new key goes at the end of the block.
     public mutating func set(_ key: String, to value: String) {
-        let rendered = YAMLScalar.render(value)
+        set(key, rendered: YAMLScalar.render(value))
+    }
+
+    /// Sets a top-level key to a date and time with its offset, unquoted, so YAML readers (and
+    /// Obsidian's date properties) read a timestamp, not text.
+    public mutating func set(_ key: String, toDate date: Date) {
+        set(key, rendered: NoteDate.format(date))
+    }
+
+    private mutating func set(_ key: String, rendered: String) {
         var lines = blockLines
         if let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) {
             let line = lines[entry.keyLine]

@@ -1,9 +1,17 @@
 import Foundation
 
 /// Reads the dates people write in front-matter: `2026-03-14`, `2026-03-14T09:30:00+01:00`,
-/// `2026-03-14 09:30`, `2026-03-14T09:30:00.123Z`. A time without an offset is taken as UTC.
+/// `2026-03-14 09:30`, `2026-03-14T09:30:00.123Z`. A date or time without an offset is local
+/// time, as Obsidian and zk read it: `2026-03-14` is the start of that day where the user is.
 public enum NoteDate {
-    public static func parse(_ text: String) -> Date? {
+    /// The zone for dates written without an offset: `TZ`, else the system's, read once.
+    public static let localZone = TimeZone.current
+
+    /// The instant `text` names, a date or time without an offset read in `localZone`.
+    public static func parse(_ text: String) -> Date? { parse(text, timeZone: localZone) }
+
+    /// The instant `text` names, a date or time without an offset read in `timeZone`.
+    public static func parse(_ text: String, timeZone: TimeZone) -> Date? {
         let u = Array(text.utf8.prefix(40))
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= u.count else { return nil }
@@ -18,11 +26,11 @@ public enum NoteDate {
               let day = num(8, 2), (1...12).contains(month), (1...31).contains(day) else { return nil }
         var hour = 0, minute = 0, second = 0
         var fraction = 0.0
-        var offset = 0
+        var offset: Int? = nil
         var i = 10
         if i < u.count && (u[i] == 0x54 || u[i] == 0x20 || u[i] == 0x74) {
             guard let h = num(i + 1, 2), u.count > i + 3, u[i + 3] == 0x3A, let m = num(i + 4, 2) else {
-                return i + 1 >= u.count || u[i + 1] == 0x20 ? components(year, month, day, 0, 0, 0, 0, 0) : nil
+                return i + 1 >= u.count || u[i + 1] == 0x20 ? local(year, month, day, 0, 0, 0, 0, timeZone) : nil
             }
             hour = h; minute = m; i += 6
             if i < u.count && u[i] == 0x3A, let s = num(i + 1, 2) { second = s; i += 3 }
@@ -34,7 +42,7 @@ public enum NoteDate {
             }
             while i < u.count && u[i] == 0x20 { i += 1 }
             if i < u.count {
-                if u[i] == 0x5A || u[i] == 0x7A { i += 1 }
+                if u[i] == 0x5A || u[i] == 0x7A { i += 1; offset = 0 }
                 else if u[i] == 0x2B || u[i] == 0x2D {
                     let sign = u[i] == 0x2D ? -1 : 1
                     guard let oh = num(i + 1, 2) else { return nil }
@@ -44,7 +52,19 @@ public enum NoteDate {
                 }
             }
         }
+        guard let offset else { return local(year, month, day, hour, minute, second, fraction, timeZone) }
         return components(year, month, day, hour, minute, second, fraction, offset)
+    }
+
+    /// The instant of a wall-clock time in `zone`. Its offset is the zone's at that instant, found
+    /// by asking twice (the first guess may sit across a daylight-saving change). A time that a
+    /// change skips (02:30 on a spring-forward night) lands an hour later, as clocks read it.
+    private static func local(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int,
+                              _ fraction: Double, _ zone: TimeZone) -> Date? {
+        guard let wall = components(y, mo, d, h, mi, s, fraction, 0) else { return nil }
+        let first = zone.secondsFromGMT(for: wall)
+        let second = zone.secondsFromGMT(for: wall.addingTimeInterval(-Double(first)))
+        return wall.addingTimeInterval(-Double(second))
     }
 
     private static func components(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int,

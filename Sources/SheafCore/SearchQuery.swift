@@ -27,9 +27,9 @@ public enum SearchFilter: Equatable, Sendable {
     case tag(String)
     /// `in:Folder/Sub` or `in:"Trips/Kyoto 2025"`: a vault-relative folder, no leading or trailing `/`.
     case folder(String)
-    /// `after:2026-01-01`: on or after this instant, the start (UTC) of the day, month or year typed.
+    /// `after:2026-01-01`: on or after this instant, the start (local time) of the day, month or year typed.
     case after(Date)
-    /// `before:2026-02-01`: strictly before this instant, the start (UTC) of the day, month or year typed.
+    /// `before:2026-02-01`: strictly before this instant, the start (local time) of the day, month or year typed.
     case before(Date)
     /// `has:attachment`: the note has at least one attachment.
     case hasAttachment
@@ -67,8 +67,8 @@ public struct SearchQuery: Equatable, Sendable {
     /// Parses a query as typed after `sheaf search`. Throws for an empty query, an unbalanced or
     /// misplaced quote, a misplaced `OR`, a lone `-` or `*`, a filter without a value, a bad date,
     /// an unknown `has:`/`is:` value, and a query that only excludes.
-    public static func parse(_ text: String) throws(SearchQueryError) -> SearchQuery {
-        var parser = QueryParser(text)
+    public static func parse(_ text: String, now: Date = Date()) throws(SearchQueryError) -> SearchQuery {
+        var parser = QueryParser(text, now: now)
         return try parser.parse()
     }
 }
@@ -123,7 +123,10 @@ private struct QueryParser {
     let chars: [Character]
     var i = 0
 
-    init(_ text: String) { chars = Array(text) }
+    /// The instant relative dates (`after:-7d`, `after:yesterday`) count from.
+    let now: Date
+
+    init(_ text: String, now: Date) { chars = Array(text); self.now = now }
 
     mutating func parse() throws(SearchQueryError) -> SearchQuery {
         var lexemes: [Lexeme] = []
@@ -319,8 +322,8 @@ private struct QueryParser {
         case "title":
             return .term(.title(quoted ? .phrase(value) : try plain(value, token: token, at: start)))
         case "after", "before":
-            guard let date = Self.date(value) else {
-                throw fail(.badDate, "`\(token)`: \(value) is not a date; use YYYY-MM-DD, YYYY-MM or YYYY, as in \(key):2026-01-01")
+            guard let date = Self.date(value) ?? Self.relativeDate(value, now: now) else {
+                throw fail(.badDate, "`\(token)`: \(value) is not a date; use YYYY-MM-DD, YYYY-MM or YYYY (\(key):2026-01-01), today, yesterday, or -7d, -2w, -3m, -1y")
             }
             return .filter(key == "after" ? .after(date) : .before(date))
         case "has":
@@ -338,7 +341,31 @@ private struct QueryParser {
         }
     }
 
-    /// The start (UTC) of `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; nil for anything else or a day
+    /// The start of a day named relative to `now`, in local time: `today`, `yesterday`,
+    /// `tomorrow`, or `-N` days, weeks, months or years back (`-7d`, `-2w`, `-3m`, `-1y`; `+` ahead).
+    static func relativeDate(_ text: String, now: Date) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = NoteDate.localZone
+        let today = calendar.startOfDay(for: now)
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: today)
+        case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)
+        default: break
+        }
+        guard let sign = text.first, sign == "-" || sign == "+", let unit = text.last?.lowercased(),
+              let count = Int(text.dropFirst().dropLast()), count >= 0, text.count > 2 else { return nil }
+        let n = sign == "-" ? -count : count
+        switch unit {
+        case "d": return calendar.date(byAdding: .day, value: n, to: today)
+        case "w": return calendar.date(byAdding: .day, value: 7 * n, to: today)
+        case "m": return calendar.date(byAdding: .month, value: n, to: today)
+        case "y": return calendar.date(byAdding: .year, value: n, to: today)
+        default: return nil
+        }
+    }
+
+    /// The start (local time, as `NoteDate` reads dates) of `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; nil for anything else or a day
     /// that does not exist (2026-02-30).
     static func date(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -354,13 +381,10 @@ private struct QueryParser {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard year >= 1, (1...12).contains(month), (1...lengths[month - 1]).contains(day) else { return nil }
-        // Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days) * 86_400)
+        // The start of that day where the user is, by the one rule for dates without an offset.
+        func padded(_ n: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(n).count)) + String(n)
+        }
+        return NoteDate.parse(padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2))
     }
 }

@@ -1,37 +1,70 @@
-// `.sheaf/config.toml`: device-local settings, one `key = "value"` per line. Setting a key
-// rewrites its line only; other lines and comments stay as they are.
+// `.sheaf/config.toml`: device-local settings. Read by a real TOML parser (TOMLKit, on toml++):
+// a hand-made reader took `device = "laptop"  # my machine` to mean a device named
+// `"laptop"  # my machine`, which then went into commit messages and conflict-file names.
+// Setting a key rewrites that key's line only (its comment kept), so what a user wrote around it
+// stays; the result is parsed again and must read back as intended before it is used.
 import Foundation
+import TOMLKit
 
 public struct VaultConfig: Sendable {
-    public static let knownKeys = ["device", "remote"]
+    public static let knownKeys = ["device", "remote", "daily-folder", "daily-format", "daily-template", "templates-folder"]
     private var lines: [String]
+    private var values: [String: String] = [:]
+    /// Why the file could not be read as TOML (with its line), nil when it could. Settings then
+    /// fall back to their defaults.
+    public private(set) var problem: String?
 
     public init(text: String) {
         lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
+        lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        (values, problem) = Self.read(text)
     }
 
     public static func load(_ vault: Vault) -> VaultConfig {
-        VaultConfig(text: (try? String(contentsOfFile: vault.configPath, encoding: .utf8)) ?? "")
+        guard let data = FileManager.default.contents(atPath: vault.configPath) else { return VaultConfig(text: "") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            var config = VaultConfig(text: "")
+            config.problem = "the file is not UTF-8"
+            return config
+        }
+        return VaultConfig(text: text)
     }
 
     public var text: String { lines.map { $0 + "\n" }.joined() }
 
-    public subscript(key: String) -> String? {
-        for line in lines {
-            guard let (k, v) = Self.parse(line), k == key else { continue }
-            return v
-        }
-        return nil
-    }
+    /// A top-level string setting; nil when it is not set or not a string.
+    public subscript(key: String) -> String? { values[key] }
 
-    public mutating func set(_ key: String, _ value: String) {
-        let rendered = key + " = " + Self.quote(value)
-        if let i = lines.firstIndex(where: { Self.parse($0)?.0 == key }) {
-            lines[i] = rendered
-        } else {
-            lines.append(rendered)
+    /// Sets a top-level key to a string. The key's line is rewritten in place, keeping its comment;
+    /// a new key goes before the first table header. Throws when the file is not TOML Sheaf can
+    /// rewrite line by line (a broken file, a multi-line value for this key), naming the cause.
+    public mutating func set(_ key: String, _ value: String) throws(SheafError) {
+        if let problem {
+            throw SheafError("cannot change .sheaf/config.toml", cause: problem, hint: "fix or delete the file, then try again")
         }
+        var edited = lines
+        let rendered = Self.renderKey(key) + " = " + Self.quote(value)
+        let firstTable = edited.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? edited.count
+        if let i = edited[..<firstTable].firstIndex(where: { Self.key(of: $0) == key }) {
+            guard let comment = Self.comment(afterValueOf: edited[i]) else {
+                throw SheafError("cannot change .sheaf/config.toml", cause: "the value of \(key) spans several lines",
+                                 hint: "write it on one line, then try again")
+            }
+            edited[i] = rendered + comment
+        } else {
+            edited.insert(rendered, at: firstTable)
+        }
+        let text = edited.map { $0 + "\n" }.joined()
+        let (read, problem) = Self.read(text)
+        var expected = values
+        expected[key] = value
+        guard problem == nil, read == expected else {
+            throw SheafError("cannot change .sheaf/config.toml", cause: problem ?? "the edited file did not read back as intended",
+                             hint: "set it by hand: \(rendered)")
+        }
+        lines = edited
+        values = read
     }
 
     /// This device's name: `device` from the config, else the host name.
@@ -46,19 +79,83 @@ public struct VaultConfig: Sendable {
         return short.isEmpty ? "device" : short
     }
 
-    static func parse(_ line: String) -> (String, String)? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else { return nil }
-        let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-        var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-            value = String(value.dropFirst().dropLast())
-                .replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+    /// The top-level string values of a TOML document, or why it is not one.
+    private static func read(_ text: String) -> ([String: String], String?) {
+        if text.isEmpty { return ([:], nil) }
+        if text.utf8.contains(0) { return ([:], "the file holds a NUL byte") }
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            return ([:], "\(error.description) (line \(error.source.begin.line))")
+        } catch {
+            return ([:], "\(error)")
         }
-        return (key, value)
+        var values: [String: String] = [:]
+        for key in table.keys {
+            if let s = table[key]?.string { values[key] = s }
+        }
+        return (values, nil)
     }
 
+    /// The key a `key = value` line sets (bare or quoted), nil for other lines.
+    static func key(of line: String) -> String? {
+        let t = line.trimmingCharacters(in: .whitespaces)
+        guard let eq = t.firstIndex(of: "="), !t.hasPrefix("#"), !t.hasPrefix("[") else { return nil }
+        var k = t[..<eq].trimmingCharacters(in: .whitespaces)
+        if k.count >= 2, (k.hasPrefix("\"") && k.hasSuffix("\"")) || (k.hasPrefix("'") && k.hasSuffix("'")) {
+            k = String(k.dropFirst().dropLast())
+        }
+        return k
+    }
+
+    /// What follows the value on a `key = value` line (blanks and a `# comment`), "" when nothing
+    /// does; nil when the value does not end on this line.
+    static func comment(afterValueOf line: String) -> String? {
+        guard let eq = line.firstIndex(of: "=") else { return nil }
+        let rest = line[line.index(after: eq)...].drop { $0 == " " || $0 == "\t" }
+        var end = rest.endIndex
+        if rest.hasPrefix("\"\"\"") || rest.hasPrefix("'''") { return nil }
+        if let q = rest.first, q == "\"" || q == "'" {
+            var i = rest.index(after: rest.startIndex)
+            var closed = false
+            while i < rest.endIndex {
+                if q == "\"" && rest[i] == "\\" {
+                    i = rest.index(after: i)
+                    if i == rest.endIndex { break }
+                } else if rest[i] == q { closed = true; end = rest.index(after: i); break }
+                i = rest.index(after: i)
+            }
+            guard closed else { return nil }
+        } else {
+            end = rest.firstIndex(of: "#") ?? rest.endIndex
+            while end > rest.startIndex, [" ", "\t"].contains(rest[rest.index(before: end)]) { end = rest.index(before: end) }
+        }
+        let tail = rest[end...]
+        return tail.trimmingCharacters(in: .whitespaces).isEmpty ? "" : String(tail)
+    }
+
+    static func renderKey(_ key: String) -> String {
+        key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } && !key.isEmpty ? key : quote(key)
+    }
+
+    /// A TOML basic string.
     static func quote(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }

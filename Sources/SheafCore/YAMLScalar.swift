@@ -13,8 +13,13 @@ enum YAMLScalar {
         needsQuotes(value, inFlow: inFlow) ? doubleQuoted(value) : value
     }
 
+    /// Whether `value` written plain would read back as something else: a number (`0x10`,
+    /// `.inf`, `1e3`), a date, a bool or null (asked of Yams's resolver, which knows YAML 1.1's
+    /// wider rules, a superset of what YAML 1.2 readers such as Obsidian's take as non-strings),
+    /// or text whose first character or inner `: `/` #` YAML reads as syntax.
     static func needsQuotes(_ value: String, inFlow: Bool) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
+        if Resolver.default.resolveTag(of: Node(value)) != .str { return true }
         if first == " " || last == " " || first == "\t" || last == "\t" { return true }
         if indicatorStarts.contains(first) { return true }
         if reservedWords.contains(value.lowercased()) { return true }

@@ -32,21 +32,20 @@ extension VaultSession {
     }
 
     public func addTags(_ tags: [String], to note: CatalogNote) throws(SheafError) -> TagEditReport {
-        try editTags(note, tags) { editor, wanted in
+        try editTags(note, try TagName.cleaned(tags)) { editor, wanted in
             let present = Set(note.note.tags.map(Self.tagKey))
             return editor.addItems(wanted.filter { !present.contains(Self.tagKey($0)) }, to: "tags", normalize: Self.tagKey)
         }
     }
 
     public func removeTags(_ tags: [String], from note: CatalogNote) throws(SheafError) -> TagEditReport {
-        try editTags(note, tags) { editor, wanted in
+        try editTags(note, tags.map(TagName.stripped).filter { !$0.isEmpty }) { editor, wanted in
             editor.removeItems(wanted, from: "tags", normalize: Self.tagKey)
         }
     }
 
-    private func editTags(_ note: CatalogNote, _ tags: [String],
+    private func editTags(_ note: CatalogNote, _ wanted: [String],
                           _ change: @escaping (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
-        let wanted = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
         guard !wanted.isEmpty else { throw SheafError("no tag given", hint: "sheaf tags add NOTE TAG...") }
         let writer = fileWriter()
         var firstChange: [String]?

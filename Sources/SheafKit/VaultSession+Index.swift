@@ -38,7 +38,7 @@ extension VaultSession {
         }
         do {
             let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
-            let report = try index.scan(vault: vault, walker: walker(), progress: progress)
+            let report = try index.scan(vault: vault, walker: walker(), progress: progress ?? onIndexProgress)
             try index.finishBuild()
             withExtendedLifetime(lock) {}
             cachedIndex = (index, report)

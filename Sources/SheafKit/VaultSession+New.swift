@@ -11,7 +11,11 @@ public struct NewNoteReport: Sendable {
 }
 
 extension VaultSession {
+    /// Makes a note. `template` is a filled template's text: its front-matter is kept (Sheaf adds
+    /// `id`, `title` and `created` only where it has none) and its body comes before `body`.
+    /// `exactName` names the file after the title exactly (a daily note), refusing a clash.
     public func createNote(title: String, folder: String?, tags: [String], body: String,
+                           template: String? = nil, exactName: Bool = false,
                            now: Date = Date()) throws(SheafError) -> NewNoteReport {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmedTitle.isEmpty else { throw SheafError("a note needs a title", hint: "sheaf new \"My title\"") }
@@ -19,22 +23,29 @@ extension VaultSession {
         let catalog = try catalog()
         let taken = Set(catalog.files.map(\.path))
         let fm = FileManager.default
-        let path = NoteFileName.freePath(for: trimmedTitle, in: folderPath) { candidate in
-            taken.contains(candidate) || fm.fileExists(atPath: vault.absolute(candidate))
-        }
+        let path = exactName ? VaultPath.join(folderPath, trimmedTitle + ".md")
+            : NoteFileName.freePath(for: trimmedTitle, in: folderPath) { candidate in
+                taken.contains(candidate) || fm.fileExists(atPath: vault.absolute(candidate))
+            }
         let lower = path.lowercased()
         let clashes = catalog.files.map(\.path).filter { $0.lowercased() == lower && $0 != path }
 
         let id = UUID().uuidString.lowercased()
-        var editor = try! FrontMatterEditor(text: "")
-        editor.set("id", to: id)
-        editor.set("title", to: trimmedTitle)
-        editor.set("created", to: NoteDate.format(now))
-        let cleanTags = tags.map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
+        var editor: FrontMatterEditor
+        do { editor = try FrontMatterEditor(text: template ?? "") } catch {
+            throw SheafError("cannot use this template", cause: "its front-matter is not valid YAML: \(error)")
+        }
+        let present = Set(editor.frontMatter.entries.map { $0.key.lowercased() })
+        if !present.contains("id") { editor.set("id", to: id) }
+        if !present.contains("title") { editor.set("title", to: trimmedTitle) }
+        if !present.contains("created") { editor.set("created", toDate: now) }
+        let cleanTags = try TagName.cleaned(tags)
         if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
         var text = editor.text
         if !body.isEmpty {
-            text += "\n" + body + (body.endsWithLineBreak ? "" : "\n")
+            // After Sheaf's own front-matter, a blank line; after a template's text, its next line.
+            if template == nil { text += "\n" } else if !text.isEmpty && !text.endsWithLineBreak { text += "\n" }
+            text += body + (body.endsWithLineBreak ? "" : "\n")
         }
         try fileWriter().create(try safePath(path), Array(text.utf8))
         invalidate()

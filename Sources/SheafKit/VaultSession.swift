@@ -20,6 +20,9 @@ public final class VaultSession {
     /// Told about a path a command left out but went on without (a commit skipping a file whose
     /// name is not UTF-8).
     public var onWarning: ((VaultWarning) -> Void)?
+    /// Told how far an index update has come (done, total) when the caller passed no progress of
+    /// its own: a read command that rebuilds a missing index shows it is alive.
+    public var onIndexProgress: (@Sendable (Int, Int) -> Void)?
     /// Told when a command starts waiting for another one that holds `.sheaf/lock`.
     public var onLockWait: (() -> Void)?
     /// Told when a read command answers from the index as it is because it cannot write it.
@@ -98,7 +101,7 @@ public final class VaultSession {
     }
 
     public func setConfig(_ key: String, _ value: String) throws(SheafError) {
-        config.set(key, value)
+        try config.set(key, value)
         try AtomicFile.write(config.text, to: vault.configPath)
     }
 }

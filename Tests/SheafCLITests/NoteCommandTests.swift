@@ -5,7 +5,7 @@ import Testing
     @Test func newThenSedThenShellMvShowsCorrectly() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
-        let made = CLI.run(["new", "Groceries: week 47", "--folder", "Inbox", "--tag", "home", "--tag", "#food"], in: vault, stdin: "- milk\n- bread\n")
+        let made = CLI.run(["new", "Groceries: week 47", "--folder", "Inbox", "--tag", "home", "--tag", "#food", "--body", "-"], in: vault, stdin: "- milk\n- bread\n")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout == "Inbox/Groceries week 47.md\n")
         let text = CLI.read(vault + "/Inbox/Groceries week 47.md")

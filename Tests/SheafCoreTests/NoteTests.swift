@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Yams
 @testable import SheafCore
 
 @Suite struct NoteTests {
@@ -23,7 +24,7 @@ import Testing
         let n = note("---\nid: 1234abcd\ncreated: 2026-03-14T09:30:00+01:00\nupdated: 2026-03-15\n---\n")
         #expect(n.id == "1234abcd")
         #expect(n.created == Date(timeIntervalSince1970: 1773477000))
-        #expect(n.modified == Date(timeIntervalSince1970: 1773532800))
+        #expect(n.modified == NoteDate.parse("2026-03-15", timeZone: NoteDate.localZone))
     }
 
     @Test func brokenYAMLIsReadAsTextWithAWarning() {
@@ -57,12 +58,51 @@ import Testing
     }
 
     @Test func datesInTheFormsPeopleWrite() {
-        #expect(NoteDate.parse("2026-03-14") == Date(timeIntervalSince1970: 1773446400))
-        #expect(NoteDate.parse("2026-03-14 09:30") == Date(timeIntervalSince1970: 1773480600))
+        let utc = TimeZone(identifier: "UTC")!
+        #expect(NoteDate.parse("2026-03-14", timeZone: utc) == Date(timeIntervalSince1970: 1773446400))
+        #expect(NoteDate.parse("2026-03-14 09:30", timeZone: utc) == Date(timeIntervalSince1970: 1773480600))
         #expect(NoteDate.parse("2026-03-14T09:30:00Z") == Date(timeIntervalSince1970: 1773480600))
         #expect(NoteDate.parse("2026-03-14T09:30:00.5-02:00") == Date(timeIntervalSince1970: 1773487800.5))
         #expect(NoteDate.parse("March 14") == nil)
         #expect(NoteDate.parse("2026-13-01") == nil)
+    }
+
+    /// Issue 14: `created: 2026-03-14 09:30` was read as 09:30 UTC; Obsidian and zk read it as the
+    /// user's wall clock. An explicit offset or `Z` still wins.
+    @Test func timesWithoutAnOffsetAreLocalTimeNotUTC() {
+        let lisbon = TimeZone(identifier: "Europe/Lisbon")!   // UTC+1 in summer, UTC+0 in winter
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        #expect(NoteDate.parse("2026-07-01 09:30", timeZone: lisbon) == Date(timeIntervalSince1970: 1782898200 - 3600))
+        #expect(NoteDate.parse("2026-01-15T09:30", timeZone: lisbon) == Date(timeIntervalSince1970: 1768469400))
+        #expect(NoteDate.parse("2026-03-14", timeZone: tokyo) == Date(timeIntervalSince1970: 1773446400 - 9 * 3600))
+        #expect(NoteDate.parse("2026-03-14T09:30:00Z", timeZone: tokyo) == Date(timeIntervalSince1970: 1773480600))
+        #expect(NoteDate.parse("2026-03-14T09:30:00+01:00", timeZone: tokyo) == Date(timeIntervalSince1970: 1773477000))
+        // Around a daylight-saving change: the hour before and after 2026-03-29 01:00 UTC in Lisbon.
+        #expect(NoteDate.parse("2026-03-29 00:30", timeZone: lisbon) == Date(timeIntervalSince1970: 1774744200))
+        #expect(NoteDate.parse("2026-03-29 03:30", timeZone: lisbon) == Date(timeIntervalSince1970: 1774744200 + 2 * 3600))
+    }
+
+    /// Issue 14: `tags add NOTE 0x10 .inf 2024-01-01` wrote them plain, and YAML reads 16, infinity
+    /// and a date back. Whatever would not read back as the same string is quoted.
+    @Test func tagsThatYAMLWouldReadAsNumbersOrDatesAreQuoted() throws {
+        var editor = try FrontMatterEditor(text: "---\ntitle: T\n---\nbody\n")
+        let words = ["0x10", ".inf", "2024-01-01", "1e3", "0o17", "yes", "null", "12:30", "plain", "c++"]
+        _ = editor.addItems(words, to: "tags")
+        let yaml = editor.text.components(separatedBy: "---\n")[1]
+        let loaded = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        let items = try #require(loaded["tags"] as? [Any])
+        #expect(items.count == words.count)
+        for (item, word) in zip(items, words) {
+            #expect(item as? String == word, "\(word) reads back as \(item)")
+        }
+        #expect(editor.text.contains("- plain\n"))
+    }
+
+    @Test func tagsObsidianWouldNotAcceptAreRefused() throws {
+        for bad in ["two words", "a,b", "x#y", "1984", "#123", "tab\there"] {
+            #expect(throws: SheafError.self) { try TagName.cleaned([bad]) }
+        }
+        #expect(try TagName.cleaned(["#travel", "travel/portugal", "2024-01-01", "0x10", "", "#"]) == ["travel", "travel/portugal", "2024-01-01", "0x10"])
     }
 
     @Test func aNoteOverTheSizeLimitIsReadOnlyAsFarAsItsHead() throws {

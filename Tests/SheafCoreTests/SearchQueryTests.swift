@@ -19,10 +19,10 @@ import TestSupport
         }
     }
 
-    /// The start of a UTC day.
-    func utc(_ year: Int, _ month: Int, _ day: Int) -> Date {
+    /// The start of a day in the local time zone, as the parser reads dates.
+    func localDay(_ year: Int, _ month: Int, _ day: Int) -> Date {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        calendar.timeZone = NoteDate.localZone
         return calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? .distantPast
     }
 
@@ -113,8 +113,8 @@ import TestSupport
         #expect(try parse("#x") == SearchQuery(filters: [.tag("x")]))
         #expect(try parse("in:Folder/Sub") == SearchQuery(filters: [.folder("Folder/Sub")]))
         #expect(try parse("title:word") == SearchQuery(terms: [.title(.word("word"))]))
-        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(utc(2026, 1, 1))]))
-        #expect(try parse("before:2026-02-01") == SearchQuery(filters: [.before(utc(2026, 2, 1))]))
+        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(localDay(2026, 1, 1))]))
+        #expect(try parse("before:2026-02-01") == SearchQuery(filters: [.before(localDay(2026, 2, 1))]))
         #expect(try parse("has:attachment") == SearchQuery(filters: [.hasAttachment]))
         #expect(try parse("is:conflict") == SearchQuery(filters: [.isConflict]))
         #expect(try parse("links:Note") == SearchQuery(filters: [.links("Note")]))
@@ -125,7 +125,7 @@ import TestSupport
         #expect(query == SearchQuery(
             terms: [.word("merge"), .any([.prefix("sync"), .phrase("three-way merge")])],
             excluded: [.word("draft")],
-            filters: [.tag("sync"), .folder("Projects/Sheaf"), .after(utc(2026, 1, 1)), .hasAttachment]))
+            filters: [.tag("sync"), .folder("Projects/Sheaf"), .after(localDay(2026, 1, 1)), .hasAttachment]))
     }
 
     @Test func tagsNestAndLoseTheirHash() throws {
@@ -160,13 +160,30 @@ import TestSupport
     }
 
     @Test func datesByDayMonthAndYear() throws {
-        #expect(try parse("after:2026-03") == SearchQuery(filters: [.after(utc(2026, 3, 1))]))
-        #expect(try parse("before:2026") == SearchQuery(filters: [.before(utc(2026, 1, 1))]))
+        #expect(try parse("after:2026-03") == SearchQuery(filters: [.after(localDay(2026, 3, 1))]))
+        #expect(try parse("before:2026") == SearchQuery(filters: [.before(localDay(2026, 1, 1))]))
         #expect(try parse("after:2024-02-29 before:2024-03-01") ==
-                SearchQuery(filters: [.after(utc(2024, 2, 29)), .before(utc(2024, 3, 1))]))
-        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(Date(timeIntervalSince1970: 1_767_225_600))]))
-        #expect(try parse("before:1969-12-31") == SearchQuery(filters: [.before(Date(timeIntervalSince1970: -86_400))]))
-        #expect(try parse("after:2000-03-01") == SearchQuery(filters: [.after(utc(2000, 3, 1))]))
+                SearchQuery(filters: [.after(localDay(2024, 2, 29)), .before(localDay(2024, 3, 1))]))
+        #expect(try parse("after:2026-01-01") == SearchQuery(filters: [.after(localDay(2026, 1, 1))]))
+        #expect(try parse("before:1969-12-31") == SearchQuery(filters: [.before(localDay(1969, 12, 31))]))
+        #expect(try parse("after:2000-03-01") == SearchQuery(filters: [.after(localDay(2000, 3, 1))]))
+    }
+
+    /// Issue 14, item 13: relative dates were refused (`after:yesterday` was "not a date").
+    @Test func relativeDatesCountFromTodayInLocalTime() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = NoteDate.localZone
+        let now = calendar.date(from: DateComponents(year: 2026, month: 3, day: 10, hour: 15))!
+        func at(_ q: String) throws -> SearchQuery { try SearchQuery.parse(q, now: now) }
+        #expect(try at("after:yesterday") == SearchQuery(filters: [.after(localDay(2026, 3, 9))]))
+        #expect(try at("after:today before:tomorrow") == SearchQuery(filters: [.after(localDay(2026, 3, 10)), .before(localDay(2026, 3, 11))]))
+        #expect(try at("after:-7d") == SearchQuery(filters: [.after(localDay(2026, 3, 3))]))
+        #expect(try at("after:-2w") == SearchQuery(filters: [.after(localDay(2026, 2, 24))]))
+        #expect(try at("after:-1m") == SearchQuery(filters: [.after(localDay(2026, 2, 10))]))
+        #expect(try at("before:-1y") == SearchQuery(filters: [.before(localDay(2025, 3, 10))]))
+        for bad in ["after:-7", "after:-d", "after:7d", "after:-7x", "after:someday"] {
+            #expect(throws: SearchQueryError.self) { try at(bad) }
+        }
     }
 
     // MARK: Errors
@@ -239,7 +256,7 @@ import TestSupport
 
     @Test func badDatesNameTheValue() {
         for value in ["2026-13-01", "2026-02-30", "2025-02-29", "1900-02-29", "26-01-01", "2026-1-1", "2026-01-01T10:00",
-                      "yesterday", "2026-", "0000", "２０２６"] {
+                      "someday", "2026-", "0000", "２０２６"] {
             let error = failure("after:\(value)")
             #expect(error?.kind == .badDate, "after:\(value)")
             #expect(error?.message.contains(value) == true)

@@ -8,7 +8,7 @@ struct Attach: ParsableCommand {
         abstract: "Copy files beside a note, embed them in it and make their thumbnails.",
         discussion: "Each file is copied into the note's folder (a name already taken gets a number: photo 2.jpg) and embedded at the end of the note as ![[name]], or ![](name) when the note's links are mostly markdown links.")
 
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "Files to attach.") var files: [String]
     @OptionGroup var global: GlobalOptions
 
@@ -70,7 +70,7 @@ func makeThumbnailsWithProgress(_ session: VaultSession) throws {
     let report = try session.makeThumbnails(progress: bar?.0)
     bar?.1.finish()
     for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
-    if report.made + report.reused + report.failed.count > 0 {
+    if !Terminal.quiet, report.made + report.reused + report.failed.count > 0 {
         Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
     }
 }

@@ -11,6 +11,7 @@ struct Attachments: ParsableCommand {
 
     @Flag(help: "Only attachments no note links to.") var orphans = false
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -19,7 +20,11 @@ struct Attachments: ParsableCommand {
         try reportWarnings(session)
         if json {
             Terminal.json(AttachmentListJSON(attachments: list.map(AttachmentJSON.init)))
+        } else if null {
+            Terminal.nullTerminated = true
+            for a in list { Terminal.path(a.record.path) }
         } else {
+            Terminal.page()
             for a in list { Terminal.out(Self.line(a)) }
         }
         if list.isEmpty && orphans { throw ExitCode(1) }

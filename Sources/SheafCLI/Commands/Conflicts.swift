@@ -10,12 +10,16 @@ struct Conflicts: ParsableCommand {
         discussion: "Settle one with `sheaf resolve NOTE`, or by deleting the conflict file after copying what you want from it. Exits 1 when there are none.")
 
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let conflicts = try global.open().conflicts()
         if json {
             Terminal.json(ConflictListJSON(conflicts: conflicts.map { .init(path: $0.path, original: $0.original) }))
+        } else if null {
+            Terminal.nullTerminated = true
+            for c in conflicts { Terminal.path(c.path) }
         } else {
             for c in conflicts { Terminal.out("\(c.original)\t\(c.path)") }
         }
@@ -28,7 +32,7 @@ struct Resolve: ParsableCommand {
         abstract: "Settle a note's conflict: keep the local note, the remote version, or both.",
         discussion: "--keep local deletes the conflict file; --keep remote puts the remote version into the note; --keep both turns the conflict file into an ordinary note beside it. --edit opens the note and its conflict files in your editor first. The change is committed by the next commit or sync.")
 
-    @Argument(help: "The note (path, title or id), or its conflict file.") var note: String
+    @Argument(help: "The note (path, title or id), or its conflict file.", completion: Completions.notes) var note: String
     @Option(help: "local, remote or both.") var keep: ConflictKeep?
     @Flag(help: "Open the note and its conflict files in $EDITOR.") var edit = false
     @OptionGroup var global: GlobalOptions

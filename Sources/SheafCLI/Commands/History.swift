@@ -10,8 +10,8 @@ struct Log: ParsableCommand {
         abstract: "List the vault's commits, or the commits that changed one note.",
         discussion: "A note's log follows its renames and includes deleted notes: name one by the path it had. Each line: short commit id, date, author, what happened to the note, the commit's summary, and the note's path then when it differs. `sheaf show NOTE@ID` prints a version; `sheaf restore NOTE --at ID` brings it back.")
 
-    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.") var note: String?
-    @Option(help: "Show at most N commits.") var limit: Int?
+    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.", completion: Completions.notes) var note: String?
+    @Option(name: [.customShort("n"), .long], help: "Show at most N commits.") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
@@ -21,6 +21,7 @@ struct Log: ParsableCommand {
 
     func run() throws {
         let history = try global.open().history(of: note, limit: limit)
+        if !json { Terminal.page() }
         if json {
             Terminal.json(LogJSON(path: history.path, exists: note == nil ? nil : history.exists, commits: history.entries.map {
                 .init(id: $0.commit.id, time: $0.commit.time, author: $0.commit.authorName, summary: $0.commit.summary,
@@ -47,7 +48,7 @@ struct Restore: ParsableCommand {
         abstract: "Bring back an earlier version of a note, or a deleted note.",
         discussion: "Without --at: the last committed version; for a deleted note the one before the deletion, for an existing note the one of the last commit (undoing the edits since). The version goes to the note's path, or for a deleted note to the path it had. Nothing is committed: the next commit or sync records it.")
 
-    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.") var note: String
+    @Argument(help: "A note: a path, a title, an id prefix, or the path a deleted note had.", completion: Completions.notes) var note: String
     @Option(help: "The revision: a commit id or prefix (see `sheaf log NOTE`), HEAD~N, a branch.") var at: String?
     @OptionGroup var global: GlobalOptions
 

@@ -18,11 +18,11 @@ struct Index: ParsableCommand {
         let (_, scan) = try session.freshIndex(rebuild: rebuild, mustUpdate: true, progress: bar?.0)
         bar?.1.finish()
         guard let report = scan else { throw ExitCode(2) }
-        if let reason = report.rebuilt { Terminal.err("sheaf: rebuilt the index: \(reason.rawValue)") }
+        if let reason = report.rebuilt { Terminal.warn("rebuilt the index: \(reason.rawValue)") }
         for w in report.warnings { Terminal.warn("\(w.path): \(w.message)") }
-        Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
+        if !Terminal.quiet { Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
                             report.scanned, report.added, report.changed, report.removed, report.renamed,
-                            report.warnings.count, report.seconds))
+                            report.warnings.count, report.seconds)) }
         try makeThumbnailsWithProgress(session)  // Attach.swift
     }
 }

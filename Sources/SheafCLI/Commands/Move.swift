@@ -12,7 +12,7 @@ struct Move: ParsableCommand {
         every other note; nothing else in them changes.
         """)
 
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "Where to: a folder, a path or a new name.") var destination: String
     @OptionGroup var global: GlobalOptions
 
@@ -37,7 +37,7 @@ struct Remove: ParsableCommand {
         abstract: "Delete a note, keeping it in git history.",
         discussion: "Commits the vault first, so the note's last text is in history, then deletes the file and commits the deletion.")
 
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

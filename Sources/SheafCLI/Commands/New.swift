@@ -1,23 +1,27 @@
 import ArgumentParser
 import Foundation
+import SheafCore
 import SheafKit
 
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a note.",
-        discussion: "Writes id, title, created and tags as front-matter. The body comes from --body, else from standard input when it is not a terminal. Prints the new note's path.")
+        discussion: "Writes id, title, created and tags as front-matter. The body comes from --body; `--body -` reads it from standard input (which is otherwise never read, so `while read t; do sheaf new \"$t\"; done` makes one note per line). Prints the new note's path.")
 
     @Argument(help: "The title; the file name is made from it.") var title: String
-    @Option(help: "Folder for the note, relative to the vault root.") var folder: String?
-    @Option(name: .long, help: "A tag (repeat for more).") var tag: [String] = []
-    @Option(help: "The body text.") var body: String?
+    @Option(help: "Folder for the note, relative to the vault root.", completion: Completions.folders) var folder: String?
+    @Option(name: [.short, .long], help: "A tag (repeat for more).", completion: Completions.tags) var tag: [String] = []
+    @Option(help: "The body text; - reads it from standard input.") var body: String?
+    @Option(help: "A template note in the templates folder (Obsidian's, else Templates/): {{title}}, {{date}}, {{time}}, {{date:FORMAT}} are filled in.") var template: String?
     @Flag(help: "Open the new note in $VISUAL or $EDITOR.") var edit = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let text = body ?? (Terminal.stdinIsTTY || edit ? "" : Terminal.readStandardInput())
-        let report = try session.createNote(title: title, folder: folder, tags: tag, body: text)
+        // Standard input only when asked for: a `while read` loop's own input is not a body.
+        let text = body == "-" ? Terminal.readStandardInput() : body ?? ""
+        let filled = try template.map { (name) throws(SheafError) in try session.templateText(name, title: title) }
+        let report = try session.createNote(title: title, folder: folder, tags: tag, body: text, template: filled)
         for clash in report.caseClashes {
             Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
         }

@@ -14,14 +14,16 @@ struct Search: ParsableCommand {
         """)
 
     @Argument(parsing: .allUnrecognized, help: "The query (quote it for your shell).") var query: [String]
-    @Option(help: "At most this many results.") var limit: Int = 20
+    @Option(name: [.customShort("n"), .long], help: "At most this many results.") var limit: Int = 20
     @Flag(help: "Print paths only.") var paths = false
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let (hits, _) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths) {
+        Terminal.nullTerminated = null
+        let (hits, _) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths && !null) {
             Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
         }
         if json {
@@ -30,9 +32,10 @@ struct Search: ParsableCommand {
                               snippet: $0.snippet.map(\.text).joined(),
                               highlights: $0.snippet.filter(\.match).map(\.text))
             }))
-        } else if paths {
-            for h in hits { Terminal.out(h.path) }
+        } else if paths || null {
+            for h in hits { Terminal.path(h.path) }
         } else {
+            Terminal.page()
             for h in hits {
                 Terminal.out(Terminal.bold(h.title) + "  " + Terminal.dim(h.path))
                 let snippet = h.snippet.map { $0.match ? Terminal.bold($0.text) : $0.text }.joined()
@@ -45,15 +48,17 @@ struct Search: ParsableCommand {
 
 struct Backlinks: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the notes that link to a note.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
         let found = try session.resolve(note)
         let paths = try session.backlinks(of: found)
-        if json { Terminal.json(BacklinksJSON(note: found.path, backlinks: paths)) } else { paths.forEach { Terminal.out($0) } }
+        Terminal.nullTerminated = null
+        if json { Terminal.json(BacklinksJSON(note: found.path, backlinks: paths)) } else { paths.forEach { Terminal.path($0) } }
     }
 }
 

@@ -8,17 +8,21 @@ struct Show: ParsableCommand {
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
 
-    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix; NOTE@REV for an earlier version.") var note: String
+    @Argument(help: "The note: a path, a title, a file name, an alias or an id prefix; NOTE@REV for an earlier version.", completion: Completions.notes) var note: String?
     @Flag(help: "Print JSON.") var json = false
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Pick the note with fzf.") var interactive = false
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws { try requireNoteOrPicker(note, interactive) }
 
     func run() throws {
         let session = try global.open()
+        let note = try note ?? Picker.pickNote(session)
         let found: CatalogNote
         switch Result(catching: { () throws(SheafError) in try session.resolve(note) }) {
         case .success(let note): found = note
         case .failure(let error):
-            if error.what == NoteLookup.noMatch, try showEarlierVersion(session) { return }
+            if error.what == NoteLookup.noMatch, try showEarlierVersion(note, session) { return }
             throw error
         }
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
@@ -36,13 +40,13 @@ struct Show: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: session.vault.absolute(found.path)) else {
             throw SheafError("cannot read", path: found.path)
         }
-        if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# " + found.path)) }
+        if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# " + found.path)) }
         FileHandle.standardOutput.write(data)
     }
 
     /// Prints NOTE@REV when the argument is one (the part after the last `@` names a commit);
     /// false when it is not.
-    private func showEarlierVersion(_ session: VaultSession) throws -> Bool {
+    private func showEarlierVersion(_ note: String, _ session: VaultSession) throws -> Bool {
         guard let at = note.lastIndex(of: "@") else { return false }
         let (name, revision) = (String(note[..<at]), String(note[note.index(after: at)...]))
         guard !name.isEmpty, !revision.isEmpty else { return false }
@@ -63,12 +67,15 @@ struct Show: ParsableCommand {
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Open a note in $VISUAL or $EDITOR.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String?
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Pick the note with fzf.") var interactive = false
     @OptionGroup var global: GlobalOptions
+
+    func validate() throws { try requireNoteOrPicker(note, interactive) }
 
     func run() throws {
         let session = try global.open()
-        let found = try session.resolve(note)
+        let found = try session.resolve(note ?? Picker.pickNote(session))
         try Editor.open([session.vault.absolute(found.path)])
     }
 }
@@ -77,7 +84,7 @@ struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add text at the end of a note.",
         discussion: "The text comes from the arguments, else from standard input.")
-    @Argument(help: "The note.") var note: String
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "The text (words are joined by spaces).") var text: [String] = []
     @OptionGroup var global: GlobalOptions
 
@@ -89,4 +96,10 @@ struct Append: ParsableCommand {
         try session.append(addition, to: found)
         if Terminal.verbose { Terminal.err("appended to \(found.path)") }
     }
+}
+
+/// A command that names a note takes it on the command line or, with `-i`, from fzf: one of the two.
+func requireNoteOrPicker(_ note: String?, _ interactive: Bool) throws {
+    if note == nil && !interactive { throw ValidationError("name a note, or pick one with -i") }
+    if note != nil && interactive { throw ValidationError("name a note or use -i, not both") }
 }

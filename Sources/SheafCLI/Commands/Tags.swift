@@ -21,6 +21,7 @@ struct Tags: ParsableCommand {
                 return
             }
             let width = counts.map { String($0.count).count }.max() ?? 1
+            Terminal.page()
             for c in counts {
                 let n = String(c.count)
                 Terminal.out(String(repeating: " ", count: width - n.count) + n + "  " + c.tag)
@@ -31,8 +32,8 @@ struct Tags: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add tags to a note's front-matter, in the style its tags list already uses.")
-        @Argument(help: "The note.") var note: String
-        @Argument(help: "Tags to add.") var tags: [String]
+        @Argument(help: "The note.", completion: Completions.notes) var note: String
+        @Argument(help: "Tags to add.", completion: Completions.tags) var tags: [String]
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -49,8 +50,8 @@ struct Tags: ParsableCommand {
             commandName: "remove",
             abstract: "Remove tags from a note's front-matter.",
             discussion: "Inline #tags in the body are left alone: edit the note to remove them.")
-        @Argument(help: "The note.") var note: String
-        @Argument(help: "Tags to remove.") var tags: [String]
+        @Argument(help: "The note.", completion: Completions.notes) var note: String
+        @Argument(help: "Tags to remove.", completion: Completions.tags) var tags: [String]
         @OptionGroup var global: GlobalOptions
 
         func run() throws {

@@ -1,0 +1,106 @@
+// `sheaf daily` and `sheaf new --template`: today's note and notes from templates, named and
+// filled the way Obsidian's core Daily notes and Templates plugins do, from the vault's own
+// `.obsidian/daily-notes.json` and `.obsidian/templates.json` when they exist. Those files are
+// synced content: the folders and template paths they name pass the vault-path guard.
+import Foundation
+import SheafCore
+
+/// Where daily notes go and how they are named.
+public struct DailyNoteSettings: Sendable, Equatable {
+    /// Vault-relative folder, "" for the root.
+    public var folder = ""
+    /// A moment.js format; `/` in it makes subfolders (`YYYY/MM/YYYY-MM-DD`).
+    public var format = "YYYY-MM-DD"
+    /// A template note (vault-relative, `.md` optional), nil for none.
+    public var template: String?
+}
+
+/// Where templates live and how `{{date}}` and `{{time}}` are written.
+public struct TemplateSettings: Sendable, Equatable {
+    public var folder = "Templates"
+    public var dateFormat: String?
+    public var timeFormat: String?
+}
+
+/// What `sheaf daily` found or made.
+public struct DailyNoteReport: Sendable {
+    public let path: String
+    public let created: Bool
+}
+
+extension VaultSession {
+    /// Daily-note settings: `.sheaf/config.toml` (`daily-folder`, `daily-format`,
+    /// `daily-template`) over `.obsidian/daily-notes.json` over Obsidian's defaults.
+    public func dailyNoteSettings() -> DailyNoteSettings {
+        var settings = DailyNoteSettings()
+        let obsidian = obsidianJSON("daily-notes.json")
+        if let folder = (config["daily-folder"] ?? obsidian["folder"]) { settings.folder = Self.trimmedFolder(folder) }
+        if let format = (config["daily-format"] ?? obsidian["format"]), !format.isEmpty { settings.format = format }
+        if let template = (config["daily-template"] ?? obsidian["template"]), !template.isEmpty { settings.template = template }
+        return settings
+    }
+
+    /// Template settings: `.sheaf/config.toml` `templates-folder` over `.obsidian/templates.json`.
+    public func templateSettings() -> TemplateSettings {
+        var settings = TemplateSettings()
+        let obsidian = obsidianJSON("templates.json")
+        if let folder = (config["templates-folder"] ?? obsidian["folder"]) { settings.folder = Self.trimmedFolder(folder) }
+        settings.dateFormat = obsidian["dateFormat"]
+        settings.timeFormat = obsidian["timeFormat"]
+        return settings
+    }
+
+    /// The daily note of `day` (its calendar date where the user is): the existing one, or a new
+    /// one made from the daily template when there is one.
+    public func dailyNote(for day: Date, now: Date = Date()) throws(SheafError) -> DailyNoteReport {
+        let settings = dailyNoteSettings()
+        let name = MomentFormat.format(day, settings.format)
+        let parts = name.split(separator: "/").map(String.init)
+        guard let last = parts.last, !last.isEmpty else {
+            throw SheafError("the daily-note format gives no file name", cause: "format \"\(settings.format)\"",
+                             hint: "set one with `sheaf config set daily-format YYYY-MM-DD`")
+        }
+        let folder = VaultPath.join(settings.folder, parts.dropLast().joined(separator: "/"))
+        let path = VaultPath.join(folder, last + ".md")
+        if VaultPathGuard.refusal(path) == nil, FileManager.default.fileExists(atPath: vault.absolute(path)) {
+            return DailyNoteReport(path: path, created: false)
+        }
+        let template = try settings.template.map { (name) throws(SheafError) in try templateText(name, title: last, date: day, time: now) }
+        let report = try createNote(title: last, folder: folder, tags: [], body: "", template: template, exactName: true, now: now)
+        return DailyNoteReport(path: report.path, created: true)
+    }
+
+    /// A template note's text with its variables filled in for `title`. `name` is a path in the
+    /// templates folder (or in the vault), `.md` optional.
+    public func templateText(_ name: String, title: String, date: Date = Date(), time: Date? = nil) throws(SheafError) -> String {
+        let settings = templateSettings()
+        let file = name.hasSuffix(".md") ? name : name + ".md"
+        let candidates = [VaultPath.join(settings.folder, file), file]
+        guard let path = candidates.first(where: { candidate in
+            VaultPathGuard.refusal(candidate) == nil && FileManager.default.fileExists(atPath: vault.absolute(candidate))
+        }) else {
+            throw SheafError("no such template", path: VaultPath.join(settings.folder, file),
+                             hint: "templates are notes in \(settings.folder.isEmpty ? "the vault" : settings.folder + "/") (set `templates-folder` with `sheaf config set`)")
+        }
+        _ = try VaultPathGuard.require(path, in: vault.root, doing: "will not read this template")
+        var info = stat()
+        guard lstat(vault.absolute(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)),
+              let text = String(validating: bytes, as: UTF8.self) else {
+            throw SheafError("cannot use this template", path: path, cause: "it is not a readable UTF-8 file under 10 MB")
+        }
+        return NoteTemplate(dateFormat: settings.dateFormat, timeFormat: settings.timeFormat).fill(text, title: title, date: date, time: time)
+    }
+
+    /// The string values of a JSON object in `.obsidian/`, empty when it is missing or not one.
+    private func obsidianJSON(_ name: String) -> [String: String] {
+        let path = vault.root + "/.obsidian/" + name
+        guard let data = FileManager.default.contents(atPath: path), data.count < 1_000_000,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object.compactMapValues { $0 as? String }
+    }
+
+    private static func trimmedFolder(_ folder: String) -> String {
+        folder.trimmingCharacters(in: CharacterSet(charactersIn: "/ "))
+    }
+}
