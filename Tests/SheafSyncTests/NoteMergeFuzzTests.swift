@@ -310,6 +310,13 @@ enum NoteMergeLaws {
             for line in addedLines(side) where !kept.contains(Array(line.utf8)) { failures.append("lost \(name) line \(line.debugDescription)") }
         }
 
+        // Nothing invented: every body line of the note is a line of an input (issue 13's rule
+        // writes both sides' insertions, never a line of its own).
+        let inputLineBytes = Set(inputLines.map { Array($0.utf8) })
+        for line in lines(NoteDocument(text: note).body) where !inputLineBytes.contains(Array(line.utf8)) {
+            failures.append("invented line \(line.debugDescription)")
+        }
+
         guard allParse, let fb = fms[0], let fo = fms[1], let ft = fms[2] else { return failures }
         // Front-matter still parses, in the note and in the conflict file.
         guard let fn = frontMatter(note) else { failures.append("merged front-matter does not parse"); return failures }
