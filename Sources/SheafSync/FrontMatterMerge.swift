@@ -1,8 +1,9 @@
 // The front-matter half of the note merge. First the YAML lines are merged like any text: when
 // that is clean and still a valid mapping with unique keys, comments and layout of both sides
 // survive. Otherwise each top-level key is merged on its own (DESIGN.md, Sync): a key one side
-// changed takes that side's lines verbatim; lists merge as sets; `modified`/`updated` take the
-// later time; any other key both sides changed differently is a conflict.
+// changed takes that side's lines verbatim; lists merge as multisets; `modified`/`updated` (and
+// any key whose three values are dates) take the later time, and a timestamp one side removed
+// stays removed; any other key both sides changed differently is a conflict.
 import Foundation
 import SheafCore
 import SheafGit
@@ -86,7 +87,15 @@ struct FrontMatterMerge {
                 else { editor.remove(key) }
                 continue
             }
-            guard let pv = pValues[key], let sv = sValues[key] else { conflicts.append(key); continue }
+            guard let pv = pValues[key], let sv = sValues[key] else {
+                // One side removed a timestamp the other bumped (moved later): the removal wins.
+                if let bv = bValues[key].flatMap(date), let changed = (pValues[key] ?? sValues[key]).flatMap(date),
+                   changed > bv {
+                    if sl == nil { editor.remove(key) }
+                    continue
+                }
+                conflicts.append(key); continue
+            }
             if pv == sv { continue }
             if let merged = mergeLists(key: key, primary: pValues, secondary: sValues, base: bValues) {
                 let normalize = normalizer(for: key)
@@ -94,8 +103,9 @@ struct FrontMatterMerge {
                 editor.addItems(merged.added, to: key, normalize: normalize)
                 continue
             }
-            if timeKeys.contains(key.lowercased()), let pt = pv.text.flatMap(NoteDate.parse),
-               let st = sv.text.flatMap(NoteDate.parse) {
+            // `modified`/`updated`, and any key whose three values are dates: the later wins.
+            if timeKeys.contains(key.lowercased()) || bValues[key].flatMap(date) != nil,
+               let pt = date(pv), let st = date(sv) {
                 if st > pt, let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
                 continue
             }
@@ -106,6 +116,13 @@ struct FrontMatterMerge {
         func among(_ keys: [String]) -> (String) -> Bool { { key in keys.contains { $0.isIdentical(to: key) } } }
         let ordered = present.filter(among(conflicts)) + conflicts.filter { !among(present)($0) }
         return (editor.document.frontMatter, ordered)
+    }
+
+    /// The date a value holds when it is nothing but a date (`2026-05-02`, `2026-05-02T09:30+01:00`).
+    static func date(_ value: YAMLValue) -> Date? {
+        guard let text = value.text?.trimmingCharacters(in: .whitespaces), text.utf8.count >= 10,
+              text.allSatisfy({ $0.isASCII && ($0.isNumber || "-:.,+TtZz ".contains($0)) }) else { return nil }
+        return NoteDate.parse(text)
     }
 
     /// For a key that is a list on both sides (or a list-like string for tags and aliases): the

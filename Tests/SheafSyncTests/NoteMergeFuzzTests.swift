@@ -62,11 +62,12 @@ struct FuzzNote {
     // MARK: Generation
 
     static let keys = ["title", "status", "tags", "aliases", "author", "meta", "rating", "café", "cafe\u{301}",
-                       "日付", "links", "Tags", "\"quoted key\""]
+                       "日付", "links", "Tags", "\"quoted key\"", "modified", "due"]
     static let words = ["alpha", "beta", "gamma", "café", "cafe\u{301}", "naïve", "日本語", "тег", "Ελληνικά",
                         "emoji🎉", "ﬁ-ligature", "עברית", "zero\u{200B}width", "Straße", "STRASSE", "İstanbul"]
     static let scalars = ["plain words", "42", "3.14", "\"quoted: yes\"", "'single ''q'''", "true", "~", "",
-                          "\"tab\\there\"", "[[Linked Note]]", "\"ünïcödé\""]
+                          "\"tab\\there\"", "[[Linked Note]]", "\"ünïcödé\"",
+                          "2026-05-01", "2026-05-02T09:30:00Z", "2026-04-30 23:59"]
 
     static func word(_ rng: inout SeededRandom) -> String { words.randomElement(using: &rng)! }
 
