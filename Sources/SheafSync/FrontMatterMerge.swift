@@ -97,10 +97,18 @@ struct FrontMatterMerge {
                 conflicts.append(key); continue
             }
             if pv == sv { continue }
-            if let merged = mergeLists(key: key, primary: pValues, secondary: sValues, base: bValues) {
+            if let lists = lists(key: key, primary: pValues, secondary: sValues, base: bValues) {
                 let normalize = normalizer(for: key)
-                editor.removeItems(merged.removed, from: key, normalize: normalize)
-                editor.addItems(merged.added, to: key, normalize: normalize)
+                switch ListMerge.merge(primary: lists.primary, secondary: lists.secondary, base: lists.base, key: normalize) {
+                case .conflict:
+                    conflicts.append(key)
+                case .merged(let slots) where lists.primary.isEmpty:
+                    editor.addItems(slots.compactMap { if case .new(let t) = $0 { t } else { nil } }, to: key, normalize: normalize)
+                case .merged(let slots):
+                    if slots != lists.primary.indices.map({ .existing($0) }), !editor.arrangeItems(of: key, slots) {
+                        conflicts.append(key)  // a list with comments between its items: not rewritten
+                    }
+                }
                 continue
             }
             // `modified`/`updated`, and any key whose three values are dates: the later wins.
@@ -126,9 +134,9 @@ struct FrontMatterMerge {
     }
 
     /// For a key that is a list on both sides (or a list-like string for tags and aliases): the
-    /// secondary side's additions and removals against the base, to apply to the primary side.
-    private static func mergeLists(key: String, primary: FrontMatter, secondary: FrontMatter, base: FrontMatter)
-        -> (added: [String], removed: [String])? {
+    /// three lists' items; nil for any other value.
+    private static func lists(key: String, primary: FrontMatter, secondary: FrontMatter, base: FrontMatter)
+        -> (primary: [String], secondary: [String], base: [String])? {
         let listLike = caseInsensitiveLists.contains(key.lowercased())
         func items(_ fm: FrontMatter) -> [String]? {
             switch fm[key] {
@@ -141,13 +149,9 @@ struct FrontMatterMerge {
             }
         }
         guard primary[key] != nil, secondary[key] != nil,
-              items(primary) != nil, let s = items(secondary), let b = items(base) else { return nil }
+              let p = items(primary), let s = items(secondary), let b = items(base) else { return nil }
         if case .scalar? = primary[key], !listLike { return nil }
-        let normalize = normalizer(for: key)
-        let baseKeys = Set(b.map(normalize)), secondaryKeys = Set(s.map(normalize))
-        let added = s.filter { !baseKeys.contains(normalize($0)) }
-        let removed = b.filter { !secondaryKeys.contains(normalize($0)) }
-        return (added, removed)
+        return (p, s, b)
     }
 
     private static func normalizer(for key: String) -> (String) -> String {

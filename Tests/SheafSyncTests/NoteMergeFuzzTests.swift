@@ -144,9 +144,12 @@ struct FuzzNote {
                         : .flow(key: k, items: items.filter { $0 != items.randomElement(using: &rng)! })
                 case let .block(k, items):
                     var items = items
-                    if Bool.random(using: &rng) || items.count < 2 {
+                    switch Int.random(in: 0..<4, using: &rng) {
+                    case _ where items.count < 2, 0, 1:
                         items.insert(Self.item(&rng, tag), at: Int.random(in: 0...items.count, using: &rng))
-                    } else { items.remove(at: Int.random(in: 0..<items.count, using: &rng)) }
+                    case 2: items[Int.random(in: 0..<items.count, using: &rng)] = Self.item(&rng, tag)  // an edit
+                    default: items.remove(at: Int.random(in: 0..<items.count, using: &rng))
+                    }
                     entries[i] = .block(key: k, items: items)
                 case let .map(k, pairs):
                     var pairs = pairs
