@@ -48,6 +48,18 @@ struct NoteJSON: Encodable {
     let links: [LinkJSON]
     let body: String
     let warnings: [String]
+    /// The git blob id of the note's bytes, for `--if-match`.
+    let blob: String
+}
+
+/// `sheaf write --json`, `sheaf append --if-match … --json`.
+struct GuardedWriteJSON: Encodable {
+    let version = jsonVersion
+    let path: String
+    /// clean, merged or conflict.
+    let outcome: String
+    let blob: String
+    let conflictFile: String?
 }
 
 struct TagCountJSON: Encodable {
