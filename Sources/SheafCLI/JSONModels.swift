@@ -106,6 +106,23 @@ struct CommitJSON: Encodable {
     let commit: CommitRefJSON?
 }
 
+/// `sheaf pull --dry-run --json`.
+struct PullPreviewJSON: Encodable {
+    let version = jsonVersion
+    let dryRun = true
+    let remote: String
+    let pull: SyncJSON.PullJSON
+    let uncommitted: [String]
+
+    init(_ p: PullPreview) {
+        remote = p.remote
+        pull = SyncJSON.PullJSON(result: p.pull.kind.rawValue, remoteCommit: p.pull.remoteCommit, head: p.pull.head,
+                                 paths: p.pull.outcomes, keptLocalEdits: [], refused: p.pull.refused,
+                                 submodules: p.pull.gitlinks, conflicts: p.pull.conflicts)
+        uncommitted = p.uncommitted
+    }
+}
+
 /// The report of pull, push and sync.
 struct SyncJSON: Encodable {
     let version = jsonVersion
