@@ -34,8 +34,9 @@ extension VaultSession {
         let state = try fileWriter().read(try safePath(note.path))
         guard let bytes = state.bytes else { throw SheafError("the note vanished", path: note.path) }
         let repo = try repository()
+        // Storing may fail (a read-only .git): the id alone still serves a write of this version.
         let id = Result { () throws(GitError) in
-            if let repo { return try repo.createBlob(bytes) }
+            if let repo, let stored = try? repo.createBlob(bytes) { return stored }
             return try Repository.blobID(of: bytes)
         }
         switch id {
