@@ -68,7 +68,7 @@ extension VaultSession {
         _ = try Self.editableText(now, path: path)
         let base = try ifMatch.map { (id) throws(SheafError) in try baseBytes(id, current: now, path: path) } ?? now
         let write = try wanted(base)
-        try refuseEdit(of: Note(path: path, bytes: write), written: true)
+        try refuseWrite(of: Note(path: path, bytes: write))
         let isNote = VaultPath.isNote(path)
 
         // Made again on whatever the note holds when the bytes are swapped in.
@@ -126,7 +126,7 @@ extension VaultSession {
     }
 
     /// Refuses to write bytes Sheaf could not read back safely.
-    private func refuseEdit(of note: Note, written: Bool) throws(SheafError) {
+    private func refuseWrite(of note: Note) throws(SheafError) {
         if let warning = note.warnings.first {
             throw SheafError("will not write this content", path: note.path, cause: warning.description,
                              hint: "the new content must be UTF-8 text with valid front-matter, under 10 MB")
