@@ -48,6 +48,18 @@ struct NoteJSON: Encodable {
     let links: [LinkJSON]
     let body: String
     let warnings: [String]
+    /// The git blob id of the note's bytes, for `--if-match`.
+    let blob: String
+}
+
+/// `sheaf write --json`, `sheaf append --if-match … --json`.
+struct GuardedWriteJSON: Encodable {
+    let version = jsonVersion
+    let path: String
+    /// clean, merged or conflict.
+    let outcome: String
+    let blob: String
+    let conflictFile: String?
 }
 
 struct TagCountJSON: Encodable {
@@ -92,6 +104,23 @@ struct CommitRefJSON: Encodable {
 struct CommitJSON: Encodable {
     let version = jsonVersion
     let commit: CommitRefJSON?
+}
+
+/// `sheaf pull --dry-run --json`.
+struct PullPreviewJSON: Encodable {
+    let version = jsonVersion
+    let dryRun = true
+    let remote: String
+    let pull: SyncJSON.PullJSON
+    let uncommitted: [String]
+
+    init(_ p: PullPreview) {
+        remote = p.remote
+        pull = SyncJSON.PullJSON(result: p.pull.kind.rawValue, remoteCommit: p.pull.remoteCommit, head: p.pull.head,
+                                 paths: p.pull.outcomes, keptLocalEdits: [], refused: p.pull.refused,
+                                 submodules: p.pull.gitlinks, conflicts: p.pull.conflicts)
+        uncommitted = p.uncommitted
+    }
 }
 
 /// The report of pull, push and sync.

@@ -17,7 +17,7 @@ public struct Sheaf: ParsableCommand {
         discussion: "Notes are markdown files with YAML front-matter in a folder tree; the vault is a git repository.",
         version: version,
         subcommands: [
-            Init.self, New.self, Daily.self, Show.self, Edit.self, Append.self, List.self, Move.self, Remove.self,
+            Init.self, New.self, Daily.self, Show.self, Edit.self, Append.self, Write.self, List.self, Move.self, Remove.self,
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
             Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,

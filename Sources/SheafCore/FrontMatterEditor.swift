@@ -173,6 +173,77 @@ public struct FrontMatterEditor: Sendable {
         return removed
     }
 
+    /// One item of a list as `arrangeItems` writes it: an item the list holds (by its index among
+    /// the list's items), or a new one.
+    public enum ListSlot: Sendable, Equatable {
+        case existing(Int)
+        case new(String)
+    }
+
+    /// Rewrites a non-empty list key's items in the order of `slots`, in the key's own style;
+    /// existing items keep their text as written. Returns false (and changes nothing) when the key
+    /// is not such a list, or a block list has comment or blank lines between its items.
+    @discardableResult
+    public mutating func arrangeItems(of key: String, _ slots: [ListSlot]) -> Bool {
+        var lines = blockLines
+        guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return false }
+        let keyLine = lines[entry.keyLine]
+        let content = Lines.content(keyLine)
+        let (valuePart, comment) = YAMLScalar.splitComment(content[entry.valueStart...])
+        let value = valuePart.trimmingBlanks
+        let head = content[..<entry.valueStart]
+        if value.isEmpty {
+            let items = blockItems(of: entry, in: lines)
+            guard let first = items.first, let last = items.last,
+                  zip(items, items.dropFirst()).allSatisfy({ $0.end == $1.line }),
+                  slots.allSatisfy({ if case .existing(let i) = $0 { return items.indices.contains(i) } else { return true } })
+            else { return false }
+            let prefix = itemPrefix(Lines.content(lines[first.line]))
+            let ending = ending(of: lines[last.end - 1])
+            var out: [String] = []
+            for slot in slots {
+                switch slot {
+                case .existing(let i):
+                    var taken = Array(lines[items[i].line..<items[i].end])
+                    if Lines.terminator(taken[taken.count - 1]).isEmpty { taken[taken.count - 1] += ending }
+                    out += taken
+                case .new(let text): out.append(prefix + YAMLScalar.render(text) + ending)
+                }
+            }
+            lines.replaceSubrange(first.line..<last.end, with: out)
+        } else if !Self.isNull(value), let flow = YAMLScalar.flowItems(value), !flow.isEmpty {
+            guard slots.allSatisfy({ if case .existing(let i) = $0 { return flow.indices.contains(i) } else { return true } })
+            else { return false }
+            let rendered = slots.map { slot -> String in
+                switch slot {
+                case .existing(let i): return String(flow[i])
+                case .new(let text): return YAMLScalar.render(text, inFlow: true)
+                }
+            }
+            lines[entry.keyLine] = String(head + valuePart.prefix(while: { $0 == " " || $0 == "\t" })
+                + "[" + rendered.joined(separator: ", ") + "]" + comment + ending(of: keyLine))
+        } else if !Self.isNull(value) {
+            let current = YAMLScalar.text(of: value)
+            let items = FrontMatter.splitList(current)
+            guard slots.allSatisfy({ if case .existing(let i) = $0 { return items.indices.contains(i) } else { return true } })
+            else { return false }
+            let texts = slots.map { slot -> String in
+                switch slot {
+                case .existing(let i): return items[i]
+                case .new(let text): return text
+                }
+            }
+            let joined = texts.joined(separator: current.contains(",") ? ", " : " ")
+            let isPlain = value.first != "\"" && value.first != "'"
+            let rendered = joined.isEmpty ? "" : " " + (isPlain && !YAMLScalar.needsQuotes(joined, inFlow: false) ? joined : YAMLScalar.doubleQuoted(joined))
+            lines.replaceSubrange(entry.keyLine..<entry.end, with: [String(head + rendered + comment + ending(of: keyLine))])
+        } else {
+            return false
+        }
+        blockLines = lines
+        return true
+    }
+
     /// The top-level keys in order, each with its lines as written (the key line and the value
     /// lines under it). Used by the sync merge to carry one side's value over verbatim.
     public var keyedLines: [(key: String, lines: [String])] {

@@ -1,8 +1,9 @@
 // The front-matter half of the note merge. First the YAML lines are merged like any text: when
 // that is clean and still a valid mapping with unique keys, comments and layout of both sides
 // survive. Otherwise each top-level key is merged on its own (DESIGN.md, Sync): a key one side
-// changed takes that side's lines verbatim; lists merge as sets; `modified`/`updated` take the
-// later time; any other key both sides changed differently is a conflict.
+// changed takes that side's lines verbatim; lists merge as multisets; `modified`/`updated` (and
+// any key whose three values are dates) take the later time, and a timestamp one side removed
+// stays removed; any other key both sides changed differently is a conflict.
 import Foundation
 import SheafCore
 import SheafGit
@@ -86,16 +87,33 @@ struct FrontMatterMerge {
                 else { editor.remove(key) }
                 continue
             }
-            guard let pv = pValues[key], let sv = sValues[key] else { conflicts.append(key); continue }
+            guard let pv = pValues[key], let sv = sValues[key] else {
+                // One side removed a timestamp the other bumped (moved later): the removal wins.
+                if let bv = bValues[key].flatMap(date), let changed = (pValues[key] ?? sValues[key]).flatMap(date),
+                   changed > bv {
+                    if sl == nil { editor.remove(key) }
+                    continue
+                }
+                conflicts.append(key); continue
+            }
             if pv == sv { continue }
-            if let merged = mergeLists(key: key, primary: pValues, secondary: sValues, base: bValues) {
+            if let lists = lists(key: key, primary: pValues, secondary: sValues, base: bValues) {
                 let normalize = normalizer(for: key)
-                editor.removeItems(merged.removed, from: key, normalize: normalize)
-                editor.addItems(merged.added, to: key, normalize: normalize)
+                switch ListMerge.merge(primary: lists.primary, secondary: lists.secondary, base: lists.base, key: normalize) {
+                case .conflict:
+                    conflicts.append(key)
+                case .merged(let slots) where lists.primary.isEmpty:
+                    editor.addItems(slots.compactMap { if case .new(let t) = $0 { t } else { nil } }, to: key, normalize: normalize)
+                case .merged(let slots):
+                    if slots != lists.primary.indices.map({ .existing($0) }), !editor.arrangeItems(of: key, slots) {
+                        conflicts.append(key)  // a list with comments between its items: not rewritten
+                    }
+                }
                 continue
             }
-            if timeKeys.contains(key.lowercased()), let pt = pv.text.flatMap(NoteDate.parse),
-               let st = sv.text.flatMap(NoteDate.parse) {
+            // `modified`/`updated`, and any key whose three values are dates: the later wins.
+            if timeKeys.contains(key.lowercased()) || bValues[key].flatMap(date) != nil,
+               let pt = date(pv), let st = date(sv) {
                 if st > pt, let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
                 continue
             }
@@ -108,10 +126,17 @@ struct FrontMatterMerge {
         return (editor.document.frontMatter, ordered)
     }
 
+    /// The date a value holds when it is nothing but a date (`2026-05-02`, `2026-05-02T09:30+01:00`).
+    static func date(_ value: YAMLValue) -> Date? {
+        guard let text = value.text?.trimmingCharacters(in: .whitespaces), text.utf8.count >= 10,
+              text.allSatisfy({ $0.isASCII && ($0.isNumber || "-:.,+TtZz ".contains($0)) }) else { return nil }
+        return NoteDate.parse(text)
+    }
+
     /// For a key that is a list on both sides (or a list-like string for tags and aliases): the
-    /// secondary side's additions and removals against the base, to apply to the primary side.
-    private static func mergeLists(key: String, primary: FrontMatter, secondary: FrontMatter, base: FrontMatter)
-        -> (added: [String], removed: [String])? {
+    /// three lists' items; nil for any other value.
+    private static func lists(key: String, primary: FrontMatter, secondary: FrontMatter, base: FrontMatter)
+        -> (primary: [String], secondary: [String], base: [String])? {
         let listLike = caseInsensitiveLists.contains(key.lowercased())
         func items(_ fm: FrontMatter) -> [String]? {
             switch fm[key] {
@@ -124,13 +149,9 @@ struct FrontMatterMerge {
             }
         }
         guard primary[key] != nil, secondary[key] != nil,
-              items(primary) != nil, let s = items(secondary), let b = items(base) else { return nil }
+              let p = items(primary), let s = items(secondary), let b = items(base) else { return nil }
         if case .scalar? = primary[key], !listLike { return nil }
-        let normalize = normalizer(for: key)
-        let baseKeys = Set(b.map(normalize)), secondaryKeys = Set(s.map(normalize))
-        let added = s.filter { !baseKeys.contains(normalize($0)) }
-        let removed = b.filter { !secondaryKeys.contains(normalize($0)) }
-        return (added, removed)
+        return (p, s, b)
     }
 
     private static func normalizer(for key: String) -> (String) -> String {

@@ -30,6 +30,7 @@ public enum NoteMerge {
     /// (the write path's merge, where both sides are the user's and no line may be dropped).
     public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], isNote: Bool = true,
                              keepBoth: Bool = false) throws(GitError) -> FileMerge {
+        let added = base == nil
         let base = base ?? []
         if ours == theirs || theirs == base { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if ours == base { return FileMerge(merged: theirs, remote: nil, conflictingKeys: [], bodyOverlap: false) }
@@ -40,7 +41,10 @@ public enum NoteMerge {
         // shape back, the conflict file the remote side's.
         let local = TextShape(of: ours, others: [theirs, base])
         let remote = TextShape(of: theirs, others: [ours, base])
-        let (b, o, t) = (TextShape.normalized(base), TextShape.normalized(ours), TextShape.normalized(theirs))
+        var (b, o, t) = (TextShape.normalized(base), TextShape.normalized(ours), TextShape.normalized(theirs))
+        // Both sides made the file: what they both start with (the template of a daily note)
+        // is their ancestor, so what each wrote after it is an insertion of its own.
+        if added { b = template(ours: o, theirs: t, isNote: isNote) }
         if o == t || t == b { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if o == b { return FileMerge(merged: local.apply(to: t), remote: nil, conflictingKeys: [], bodyOverlap: false) }
         var result = try mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote, keepBoth: keepBoth)
@@ -56,13 +60,13 @@ public enum NoteMerge {
                     NoteDocument(text: String(decoding: ours, as: UTF8.self)),
                     NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
-            let lines = try LineMerge.mergeBothWays(base: base, ours: ours, theirs: theirs)
+            let lines = try BodyMerge.merge(base: base, ours: ours, theirs: theirs)
             let merged = keepBoth && lines.remote != nil
                 ? try LineMerge.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
             return FileMerge(merged: merged, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
         }
         let head = try FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
-        let body = try LineMerge.mergeBothWays(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+        let body = try BodyMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
                                                theirs: Array(docs.2.body.utf8))
         var local = docs.1
         local.frontMatter = head.local
@@ -80,6 +84,21 @@ public enum NoteMerge {
         remote.body = String(decoding: body.remote ?? body.local, as: UTF8.self)
         return FileMerge(merged: Array(local.rendered.utf8), remote: Array(remote.rendered.utf8),
                          conflictingKeys: head.conflictingKeys, bodyOverlap: body.remote != nil)
+    }
+
+    /// The ancestor of a file both sides added: the whole lines both start with; for notes whose
+    /// front-matter parses, the front-matter when both have the same block, and the lines both
+    /// bodies start with.
+    static func template(ours: [UInt8], theirs: [UInt8], isNote: Bool) -> [UInt8] {
+        let (o, t) = (NoteDocument(text: String(decoding: ours, as: UTF8.self)),
+                      NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
+        guard isNote, parses(o), parses(t), o.frontMatter != nil || t.frontMatter != nil else {
+            return BodyMerge.sharedStart(ours, theirs)
+        }
+        var shared = o
+        if o.frontMatter != t.frontMatter { shared.frontMatter = nil }
+        shared.body = String(decoding: BodyMerge.sharedStart(Array(o.body.utf8), Array(t.body.utf8)), as: UTF8.self)
+        return Array(shared.rendered.utf8)
     }
 
     /// The bytes as text, nil for binary content.

@@ -85,8 +85,25 @@ public struct Syncer {
         return try merge(local: local, theirs: theirs, branch: branch)
     }
 
-    /// Merges `theirs` into the local branch and updates the work tree.
-    func merge(local: String?, theirs: String, branch: String) throws(SyncError) -> PullReport {
+    /// Fetches and works out what `pull` would do to each path, without making a commit, writing
+    /// the work tree or moving the branch (`pull --dry-run`). The local side is HEAD.
+    public func preview() throws(SyncError) -> PullReport {
+        let branch = try branch()
+        let url = try remoteURL()
+        let local = try git { () throws(GitError) in try repository.head()?.id }
+        let fetched: String?
+        do {
+            fetched = try repository.fetch(remote: remote, branch: branch, options: transfer)
+        } catch {
+            throw try transferError(error, url: url, local: local, branch: branch)
+        }
+        guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: local) }
+        return try merge(local: local, theirs: theirs, branch: branch, dryRun: true)
+    }
+
+    /// Merges `theirs` into the local branch and updates the work tree; with `dryRun`, only
+    /// reports what that would do (head stays the local commit).
+    func merge(local: String?, theirs: String, branch: String, dryRun: Bool = false) throws(SyncError) -> PullReport {
         let diverged = try local.map { (l) throws(SyncError) in
             try git { () throws(GitError) -> Bool in
                 let behind = try repository.isAncestor(theirs, of: l)
@@ -106,10 +123,12 @@ public struct Syncer {
                 report = PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
                                     outcomes: try outcomes(from: local, to: theirs))
                 target = Target(commit: theirs, ownParents: nil, message: nil)
+                if dryRun { report.head = local; return report }
             } else {
                 let details = try repository.commitDetails(theirs)
                 let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
                 let merged = try merge.merge(base: base, ours: local!, theirs: theirs)
+                if dryRun { return PullReport(kind: .merged, remoteCommit: theirs, head: local, outcomes: merged.outcomes) }
                 let message = Self.mergeMessage(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
                 let commit = try repository.createCommit(tree: merged.tree, parents: [local!, theirs], message: message,
                                                          fallbackName: device)

@@ -62,11 +62,12 @@ struct FuzzNote {
     // MARK: Generation
 
     static let keys = ["title", "status", "tags", "aliases", "author", "meta", "rating", "café", "cafe\u{301}",
-                       "日付", "links", "Tags", "\"quoted key\""]
+                       "日付", "links", "Tags", "\"quoted key\"", "modified", "due"]
     static let words = ["alpha", "beta", "gamma", "café", "cafe\u{301}", "naïve", "日本語", "тег", "Ελληνικά",
                         "emoji🎉", "ﬁ-ligature", "עברית", "zero\u{200B}width", "Straße", "STRASSE", "İstanbul"]
     static let scalars = ["plain words", "42", "3.14", "\"quoted: yes\"", "'single ''q'''", "true", "~", "",
-                          "\"tab\\there\"", "[[Linked Note]]", "\"ünïcödé\""]
+                          "\"tab\\there\"", "[[Linked Note]]", "\"ünïcödé\"",
+                          "2026-05-01", "2026-05-02T09:30:00Z", "2026-04-30 23:59"]
 
     static func word(_ rng: inout SeededRandom) -> String { words.randomElement(using: &rng)! }
 
@@ -143,9 +144,12 @@ struct FuzzNote {
                         : .flow(key: k, items: items.filter { $0 != items.randomElement(using: &rng)! })
                 case let .block(k, items):
                     var items = items
-                    if Bool.random(using: &rng) || items.count < 2 {
+                    switch Int.random(in: 0..<4, using: &rng) {
+                    case _ where items.count < 2, 0, 1:
                         items.insert(Self.item(&rng, tag), at: Int.random(in: 0...items.count, using: &rng))
-                    } else { items.remove(at: Int.random(in: 0..<items.count, using: &rng)) }
+                    case 2: items[Int.random(in: 0..<items.count, using: &rng)] = Self.item(&rng, tag)  // an edit
+                    default: items.remove(at: Int.random(in: 0..<items.count, using: &rng))
+                    }
                     entries[i] = .block(key: k, items: items)
                 case let .map(k, pairs):
                     var pairs = pairs
@@ -308,6 +312,13 @@ enum NoteMergeLaws {
         }
         for (name, side) in [("local", o), ("remote", t)] {
             for line in addedLines(side) where !kept.contains(Array(line.utf8)) { failures.append("lost \(name) line \(line.debugDescription)") }
+        }
+
+        // Nothing invented: every body line of the note is a line of an input (issue 13's rule
+        // writes both sides' insertions, never a line of its own).
+        let inputLineBytes = Set(inputLines.map { Array($0.utf8) })
+        for line in lines(NoteDocument(text: note).body) where !inputLineBytes.contains(Array(line.utf8)) {
+            failures.append("invented line \(line.debugDescription)")
         }
 
         guard allParse, let fb = fms[0], let fo = fms[1], let ft = fms[2] else { return failures }

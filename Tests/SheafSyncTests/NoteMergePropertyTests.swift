@@ -6,6 +6,7 @@ import SheafCore
 import Testing
 import TestSupport
 @testable import SheafSync
+import SheafGit
 
 /// A note as parts, so edits are easy to make and the result easy to render.
 struct NoteParts {
@@ -92,6 +93,40 @@ struct NoteParts {
             // Deterministic.
             let again = try? merge(b.text, x.text, y.text)
             #expect(again?.note == r.note && again?.remote == r.remote)
+        }
+    }
+
+    /// Issue 13: two devices append to the same note (each its own lines, maybe under the same
+    /// new heading): the merge is clean, every line is there once, the local lines first.
+    @Test func bothAppendingKeepsEveryLineOnceLocalFirst() async {
+        await propertyCheck(count: Self.count, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SeededRandom(seed: seed)
+            let b = NoteParts.random(&rng)
+            let shared = Bool.random(using: &rng) ? ["", "## 2026-05-02"] : (Bool.random(using: &rng) ? [""] : [])
+            let xs = (0..<Int.random(in: 1...4, using: &rng)).map { "- ours entry \($0)" }
+            let ys = (0..<Int.random(in: 1...4, using: &rng)).map { "- theirs entry \($0)" }
+            var x = b, y = b, expected = b
+            x.body += shared + xs
+            y.body += shared + ys
+            // A blank line alone is a separator each side keeps; a heading both wrote is written once.
+            expected.body += shared.count == 1 ? shared + xs + shared + ys : shared + xs + ys
+            guard let r = try? merge(b.text, x.text, y.text) else { Issue.record("merge threw"); return }
+            #expect(r.remote == nil)
+            #expect(r.note == expected.text)
+        }
+    }
+
+    /// Wherever git's own merge of two texts is clean, Sheaf's answer is git's.
+    @Test func gitsCleanMergesAreKept() async {
+        await propertyCheck(count: Self.count, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SeededRandom(seed: seed)
+            let b = NoteParts.random(&rng)
+            var x = b; x.edit(&rng, side: "ours")
+            var y = b; y.edit(&rng, side: "theirs")
+            let (bb, xb, yb) = (Array(b.text.utf8), Array(x.text.utf8), Array(y.text.utf8))
+            guard let git = try? LineMerge.merge(base: bb, ours: xb, theirs: yb, favor: .none), git.clean else { return }
+            let r = try? NoteMerge.merge(base: bb, ours: xb, theirs: yb, isNote: false)
+            #expect(r?.merged == git.bytes && r?.remote == nil)
         }
     }
 

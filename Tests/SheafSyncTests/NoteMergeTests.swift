@@ -161,10 +161,14 @@ func hasMarkers(_ text: String) -> Bool {
         #expect(r.note == "---\ntags: [x]\n---\n# Title\n\ntext\nmore local\n")
     }
 
-    @Test func addAddMergesAgainstAnEmptyAncestor() throws {
+    @Test func addAddMergesAgainstWhatBothStartWith() throws {
+        // Both sides inserted after the shared front-matter: both kept, the local side first.
         let r = try merge(nil, "---\ntitle: A\n---\nlocal text\n", "---\ntitle: A\n---\nremote text\n")
-        #expect(r.note == "---\ntitle: A\n---\nlocal text\n")
-        #expect(r.remote == "---\ntitle: A\n---\nremote text\n")
+        #expect(r.note == "---\ntitle: A\n---\nlocal text\nremote text\n")
+        #expect(r.remote == nil)
+        // A changed line is still a conflict.
+        let c = try merge(nil, "---\ntitle: A\n---\nsame\nlocal\n", "---\ntitle: B\n---\nsame\nremote\n")
+        #expect(c.remote != nil && c.keys == ["title"])
     }
 
     @Test func identicalAddAddIsClean() throws {
@@ -303,12 +307,18 @@ func hasMarkers(_ text: String) -> Bool {
         let base = Array("---\ntags: [a]\n---\nbody\n".utf8)
         let current = Array("---\ntags: [a]\n---\nbody\nsave-396\n".utf8)
         let wanted = Array("---\ntags: [a, b]\n---\nbody\nsave-395\n".utf8)
+        // Both sides only appended: since issue 13 the plain merge keeps both too.
         let plain = try NoteMerge.merge(base: base, ours: current, theirs: wanted)
-        #expect(!plain.isClean)
+        #expect(plain.isClean)
+        #expect(String(decoding: plain.merged, as: UTF8.self) == "---\ntags: [a, b]\n---\nbody\nsave-396\nsave-395\n")
         let kept = try NoteMerge.merge(base: base, ours: current, theirs: wanted, keepBoth: true)
         #expect(String(decoding: kept.merged, as: UTF8.self) == "---\ntags: [a, b]\n---\nbody\nsave-396\nsave-395\n")
         let text = try NoteMerge.merge(base: Array("x\n".utf8), ours: Array("x\n1\n".utf8), theirs: Array("x\n2\n".utf8),
                                        isNote: false, keepBoth: true)
         #expect(String(decoding: text.merged, as: UTF8.self) == "x\n1\n2\n")
+        // A real overlap (both changed the same line): the write path still keeps both.
+        let changed = try NoteMerge.merge(base: Array("x\ny\n".utf8), ours: Array("x\n1\n".utf8),
+                                          theirs: Array("x\n2\n".utf8), isNote: false, keepBoth: true)
+        #expect(String(decoding: changed.merged, as: UTF8.self) == "x\n1\n2\n")
     }
 }

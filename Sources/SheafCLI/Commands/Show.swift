@@ -34,7 +34,8 @@ struct Show: ParsableCommand {
                 frontMatter: Dictionary(found.note.frontMatter.entries.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { a, _ in a }),
                 links: found.note.links.map { LinkJSON(kind: $0.kind.rawValue, target: $0.target, fragment: $0.fragment,
                                                       resolved: targets.resolve($0, from: found.path)) },
-                body: found.note.body, warnings: found.note.warnings.map(\.description)))
+                body: found.note.body, warnings: found.note.warnings.map(\.description),
+                blob: try session.blobID(of: found)))
             return
         }
         guard let data = FileManager.default.contents(atPath: session.vault.absolute(found.path)) else {
@@ -83,9 +84,16 @@ struct Edit: ParsableCommand {
 struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add text at the end of a note.",
-        discussion: "The text comes from the arguments, else from standard input.")
+        discussion: """
+            The text comes from the arguments, else from standard input. With --if-match BLOB (the \
+            blob id `show --json` reported) the text is added to that version, merged with any \
+            change made since.
+            """)
     @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Argument(help: "The text (words are joined by spaces).") var text: [String] = []
+    @Option(name: .customLong("if-match"), help: "The git blob id of the version the text was written against.")
+    var ifMatch: String?
+    @Flag(help: "Print JSON: the outcome (clean, merged, conflict) and the new blob id.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -93,8 +101,49 @@ struct Append: ParsableCommand {
         let found = try session.resolve(note)
         let addition = text.isEmpty ? Terminal.readStandardInput() : text.joined(separator: " ")
         guard !addition.isEmpty else { throw ValidationError("nothing to append: give text or pipe it in") }
-        try session.append(addition, to: found)
-        if Terminal.verbose { Terminal.err("appended to \(found.path)") }
+        if ifMatch == nil && !json {
+            try session.append(addition, to: found)
+            if Terminal.verbose { Terminal.err("appended to \(found.path)") }
+            return
+        }
+        try GuardedWriteOutput.report(try session.appendNote(addition, to: found, ifMatch: ifMatch), json: json)
+    }
+}
+
+struct Write: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace a note's content with standard input.",
+        discussion: """
+            With --if-match BLOB (the blob id `show --json` reported when the content was read) a \
+            note changed since is merged three ways instead of overwritten; where the two overlap \
+            the note keeps the new content and a conflict file the note's version. Exit 1 on a \
+            conflict, 2 for an unknown blob id.
+            """)
+    @Argument(help: "The note.", completion: Completions.notes) var note: String
+    @Option(name: .customLong("if-match"), help: "The git blob id of the version the content was made from.")
+    var ifMatch: String?
+    @Flag(help: "Print JSON: the outcome (clean, merged, conflict) and the new blob id.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let session = try global.open()
+        let found = try session.resolve(note)
+        let content = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        try GuardedWriteOutput.report(try session.writeNote(content, to: found, ifMatch: ifMatch), json: json)
+    }
+}
+
+/// What `write` and `append --if-match` print.
+enum GuardedWriteOutput {
+    static func report(_ r: GuardedWriteReport, json: Bool) throws {
+        if json {
+            Terminal.json(GuardedWriteJSON(path: r.path, outcome: r.outcome.rawValue, blob: r.blob, conflictFile: r.conflictFile))
+        } else if let file = r.conflictFile {
+            Terminal.err("\(r.path): changed since it was read and the changes overlap; its version is in \(file)")
+        } else if r.outcome == .merged, !Terminal.quiet {
+            Terminal.err("\(r.path): changed since it was read; merged")
+        }
+        if r.outcome == .conflict { throw ExitCode(1) }
     }
 }
 

@@ -60,12 +60,39 @@ struct RemoteOptions: ParsableArguments {
 struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch the remote's commits and merge them, note by note.",
-        discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers.")
+        discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers. --dry-run fetches and prints what a pull would do to each path, changing nothing else.")
     @OptionGroup var remote: RemoteOptions
+    @Flag(help: "Fetch and show what a pull would do, without committing, writing files or moving the branch.")
+    var dryRun = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        try remote.run(global, label: "fetching") { try $0.pull($1) }
+        guard dryRun else {
+            try remote.run(global, label: "fetching") { try $0.pull($1) }
+            return
+        }
+        let session = try global.open()
+        let (options, bar) = remote.options(progressLabel: "fetching")
+        let preview = try session.previewPull(options)
+        bar?.finish()
+        if remote.json {
+            Terminal.json(PullPreviewJSON(preview))
+            return
+        }
+        let pull = preview.pull
+        switch pull.kind {
+        case .upToDate: Terminal.out("already up to date with \(preview.remote)")
+        case .remoteEmpty: Terminal.out("\(preview.remote) has no commits yet")
+        case .fastForward, .merged:
+            for o in pull.outcomes { Terminal.out(SyncOutput.line(o)) }
+            let n = pull.outcomes.count
+            Terminal.out("a pull would \(pull.kind == .merged ? "merge" : "fast-forward") \(n) path\(n == 1 ? "" : "s") from \(preview.remote)"
+                + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : "") + " (dry run: nothing changed)")
+        }
+        if !preview.uncommitted.isEmpty {
+            Terminal.err("sheaf: \(preview.uncommitted.count) uncommitted change\(preview.uncommitted.count == 1 ? " is" : "s are") not in this preview; a pull commits them first:")
+            for path in preview.uncommitted.prefix(20) { Terminal.err("  \(path)") }
+        }
     }
 }
 

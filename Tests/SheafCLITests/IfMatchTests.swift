@@ -1,0 +1,133 @@
+// Issue 13, item 5: safe writes for scripts. `show --json` reports the note's git blob id; `write`
+// and `append` with `--if-match BLOB` merge a note changed since instead of overwriting it.
+import Foundation
+import Testing
+
+@Suite(.serialized) struct IfMatchTests {
+    static let note = "Trips/Lisbon/Budget.md"
+
+    static func object(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    static func blob(_ vault: String) -> String {
+        object(CLI.run(["show", note, "--json"], in: vault).stdout)["blob"] as? String ?? ""
+    }
+
+    @Test func showJSONReportsTheGitBlobID() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let git = CLI.runProcess("/usr/bin/git", ["hash-object", Self.note], in: vault).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(git.count == 40 && Self.blob(vault) == git)
+    }
+
+    @Test func aWriteAgainstTheCurrentBlobIsClean() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let blob = Self.blob(vault)
+        let r = CLI.run(["write", Self.note, "--if-match", blob, "--json"], in: vault, stdin: "# Budget\n\nall new\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = Self.object(r.stdout)
+        #expect(out["outcome"] as? String == "clean")
+        #expect(CLI.read(vault + "/" + Self.note) == "# Budget\n\nall new\n")
+        #expect(out["blob"] as? String == Self.blob(vault))
+    }
+
+    @Test func aStaleWriteMergesInsteadOfOverwriting() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let path = vault + "/" + Self.note
+        let read = CLI.read(path)
+        let blob = Self.blob(vault)
+        // Someone edits the note after the script read it...
+        CLI.write(read + "added by the editor\n", to: path)
+        // ...and the script writes its version, made from what it read, with a new first line.
+        let lines = read.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstBody = try! #require(lines.firstIndex { $0.hasPrefix("#") || (!$0.isEmpty && !$0.contains(":") && $0 != "---") })
+        var mine = lines
+        mine.insert("inserted by the script", at: firstBody)
+        let r = CLI.run(["write", Self.note, "--if-match", blob, "--json"], in: vault, stdin: mine.joined(separator: "\n"))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.object(r.stdout)["outcome"] as? String == "merged")
+        let now = CLI.read(path)
+        #expect(now.contains("inserted by the script\n") && now.contains("added by the editor\n"))
+        #expect(CLI.snapshot(vault).keys.filter { $0.contains(".conflict-") }.isEmpty)
+    }
+
+    @Test func anOverlappingStaleWriteKeepsTheNoteVersionInAConflictFile() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let path = vault + "/" + Self.note
+        CLI.write("# Budget\n\nrent: 500\nfood: 200\n", to: path)
+        let blob = Self.blob(vault)
+        CLI.write("# Budget\n\nrent: 550\nfood: 200\n", to: path)
+        let r = CLI.run(["write", Self.note, "--if-match", blob, "--json"], in: vault,
+                        stdin: "# Budget\n\nrent: 480\nfood: 200\n")
+        #expect(r.status == 1)
+        let out = Self.object(r.stdout)
+        #expect(out["outcome"] as? String == "conflict")
+        #expect(CLI.read(path) == "# Budget\n\nrent: 480\nfood: 200\n")
+        let conflict = try! #require(out["conflictFile"] as? String)
+        #expect(CLI.read(vault + "/" + conflict).contains("rent: 550\n"))
+    }
+
+    @Test func aStaleAppendIsAddedToTheVersionItWasMadeFor() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let path = vault + "/" + Self.note
+        CLI.write("# Budget\n\n- rent\n", to: path)
+        let blob = Self.blob(vault)
+        CLI.write("# Budget\n\n- rent\n- editor line\n", to: path)
+        let r = CLI.run(["append", Self.note, "--if-match", blob, "--json", "--", "- script line"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.object(r.stdout)["outcome"] as? String == "merged")
+        #expect(CLI.read(path) == "# Budget\n\n- rent\n- script line\n- editor line\n")
+    }
+
+    @Test func aWrongOrUnknownBlobIDIsAnError() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let before = CLI.read(vault + "/" + Self.note)
+        for id in ["1234", String(repeating: "ab", count: 20), String(repeating: "z", count: 40)] {
+            let r = CLI.run(["write", Self.note, "--if-match", id], in: vault, stdin: "replaced\n")
+            #expect(r.status == 2, "\(id): \(r.stderr)")
+            #expect(r.stderr.contains("--if-match"))
+        }
+        // A commit's id is not a blob's.
+        let head = CLI.runProcess("/usr/bin/git", ["rev-parse", "HEAD"], in: vault).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        if head.count == 40 {
+            #expect(CLI.run(["write", Self.note, "--if-match", head], in: vault, stdin: "replaced\n").status == 2)
+        }
+        #expect(CLI.read(vault + "/" + Self.note) == before)
+    }
+
+    /// A script writing with --if-match while an editor saves the same note: no save the editor
+    /// made is overwritten (each is in the note or in a conflict file beside it). The script's own
+    /// lines are not counted: an editor that read the note before Sheaf's write and renames its
+    /// copy over it afterwards drops them, and no writer can see that.
+    @Test func aScriptWritingWhileAnEditorSavesNeverOverwritesASave() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let editor = BusyEditor(files: [Self.note], in: vault, temp: temp)
+        let rounds = longTests ? 200 : 16
+        var gaveUp = 0, done = 0
+        for k in 0..<rounds {
+            // What a script does: read the note, hash what it read (storing the blob), write.
+            let read = CLI.read(vault + "/" + Self.note)
+            let blob = CLI.runProcess("/usr/bin/git", ["hash-object", "-w", "--stdin"], in: vault, stdin: read).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let r = CLI.run(["write", Self.note, "--if-match", blob], in: vault,
+                            stdin: read + (read.hasSuffix("\n") || read.isEmpty ? "" : "\n") + "script-\(k)\n")
+            if r.status == 2 && r.stderr.contains("kept changing") { gaveUp += 1; continue }
+            #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+            done += 1
+        }
+        let saves = editor.stop()
+        #expect(done > rounds / 2, "\(gaveUp) of \(rounds) writes found no gap")
+        #expect(saves.count > 5)
+        let files = CLI.snapshot(vault).filter { $0.key == Self.note || ($0.key.hasPrefix("Trips/Lisbon/Budget.conflict-")) }
+        let kept = Set(files.values.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) })
+        #expect(saves.filter { !kept.contains($0.1) }.map(\.1) == [])
+    }
+}

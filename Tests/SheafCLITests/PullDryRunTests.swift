@@ -1,0 +1,73 @@
+// Issue 13, item 4: `sheaf pull --dry-run [--json]` fetches and prints what a pull would do to
+// each path, and changes nothing: no commit, no file, the branch where it was.
+import Foundation
+import Testing
+
+@Suite(.serialized) struct PullDryRunTests {
+    static func object(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    static func outcomes(_ json: [String: Any]) -> [String] {
+        let paths = ((json["pull"] as? [String: Any])?["paths"] as? [[String: Any]]) ?? []
+        return paths.map { "\($0["kind"] as? String ?? "?") \($0["path"] as? String ?? "?")" }.sorted()
+    }
+
+    @Test func aDryRunShowsEachPathsOutcomeAndChangesNothing() {
+        let r = Replicas(2, samples: false)
+        r.write(0, "Other.md", "# Other\n\nkept\n")
+        r.write(0, "Gone.md", "# Gone\n")
+        r.syncAll()
+        // The remote side: an overlapping edit, a new note, a deleted one, an edit of another.
+        r.edit(0, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, remote") }
+        r.write(0, "New.md", "# New\n")
+        try? FileManager.default.removeItem(atPath: r[0] + "/Gone.md")
+        r.edit(0, "Other.md") { $0 + "remote line\n" }
+        #expect(r.sync(0).status == 0)
+        // The local side, committed, and one change left uncommitted.
+        r.edit(1, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, local") }
+        r.edit(1, "Other.md") { "local line\n" + $0 }
+        #expect(CLI.run(["commit"], in: r[1]).status == 0)
+        r.write(1, "Draft.md", "# Draft\n")
+
+        let head = r.git(1, ["rev-parse", "HEAD"]).stdout
+        let status = r.git(1, ["status", "--porcelain"]).stdout
+        let files = r.tracked(1)
+        let preview = CLI.run(["pull", "--dry-run", "--json"], in: r[1])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let json = Self.object(preview.stdout)
+        #expect(json["dryRun"] as? Bool == true)
+        #expect((json["pull"] as? [String: Any])?["result"] as? String == "merged")
+        #expect(Self.outcomes(json) == ["added New.md", "conflict Start.md", "deleted Gone.md", "merged Other.md"])
+        #expect(json["uncommitted"] as? [String] == ["Draft.md"])
+        // Nothing changed: same commit, same status, same files, no conflict file.
+        #expect(r.git(1, ["rev-parse", "HEAD"]).stdout == head)
+        #expect(r.git(1, ["status", "--porcelain"]).stdout == status)
+        #expect(r.tracked(1) == files)
+
+        let text = CLI.run(["pull", "--dry-run"], in: r[1])
+        #expect(text.status == 0 && text.stdout.contains("conflict") && text.stdout.contains("dry run"))
+        #expect(text.stderr.contains("Draft.md"))
+
+        // The pull itself does what the preview said.
+        try? FileManager.default.removeItem(atPath: r[1] + "/Draft.md")
+        let pulled = CLI.run(["pull", "--json"], in: r[1])
+        #expect(pulled.status == 1)
+        #expect(Self.outcomes(Self.object(pulled.stdout)) == Self.outcomes(json))
+    }
+
+    @Test func aDryRunOfAFastForwardAndOfNothingNew() {
+        let r = Replicas(2, samples: false)
+        r.write(0, "New.md", "# New\n")
+        #expect(r.sync(0).status == 0)
+        let head = r.git(1, ["rev-parse", "HEAD"]).stdout
+        let preview = Self.object(CLI.run(["pull", "--dry-run", "--json"], in: r[1]).stdout)
+        #expect((preview["pull"] as? [String: Any])?["result"] as? String == "fast-forward")
+        #expect(Self.outcomes(preview) == ["added New.md"])
+        #expect(r.git(1, ["rev-parse", "HEAD"]).stdout == head)
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/New.md"))
+        #expect(r.sync(1).status == 0)
+        let again = CLI.run(["pull", "--dry-run"], in: r[1])
+        #expect(again.status == 0 && again.stdout.contains("already up to date"))
+    }
+}
