@@ -25,7 +25,9 @@ public indirect enum SearchTerm: Equatable, Sendable {
 public enum SearchFilter: Equatable, Sendable {
     /// `tag:x` or `#x`, without the `#`; nested tags keep their `/` (`travel/portugal`).
     case tag(String)
-    /// `in:Folder/Sub` or `in:"Trips/Kyoto 2025"`: a vault-relative folder, no leading or trailing `/`.
+    /// `in:Folder/Sub` or `in:"Trips/Kyoto 2025"` (and `ls --folder`): a vault-relative folder as
+    /// `folderPath(typed:)` made it. It holds the notes in that folder and in every folder below
+    /// it, compared without case (`in:trips` holds `Trips/Kyoto/a.md`, not `trips-old/b.md`).
     case folder(String)
     /// `after:2026-01-01`: on or after this instant, the start (local time) of the day, month or year typed.
     case after(Date)
@@ -37,6 +39,14 @@ public enum SearchFilter: Equatable, Sendable {
     case isConflict
     /// `links:Note` or `links:"Note name"`: the note links to this target, as typed.
     case links(String)
+}
+
+extension SearchFilter {
+    /// A folder as a user typed it, made vault-relative: `/` at either end, `.` and empty parts
+    /// dropped, `..` resolved. "" is the vault's root; nil when it climbs above the root.
+    public static func folderPath(typed: String) -> String? {
+        VaultPath.normalize(typed)
+    }
 }
 
 /// A parsed `sheaf search` query: every term and filter must match, no excluded one may.
@@ -316,7 +326,9 @@ private struct QueryParser {
             guard !tag.isEmpty else { throw missing }
             return .filter(.tag(tag))
         case "in":
-            let folder = value.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            guard let folder = SearchFilter.folderPath(typed: value) else {
+                throw fail(.unknownValue, "`\(token)`: \(value) is outside the vault; name a folder inside it, as in in:Projects/Sheaf")
+            }
             guard !folder.isEmpty else { throw missing }
             return .filter(.folder(folder))
         case "title":

@@ -36,14 +36,28 @@ public struct StoredLink: Sendable {
 extension NoteIndex {
     /// Every note of the catalog, in no particular order.
     public func summaries() throws(SheafError) -> [NoteSummary] {
-        try reading { db in
+        try summaries(filters: [])
+    }
+
+    /// The notes every filter holds for, in no particular order: the same SQL conditions as
+    /// `search` (`ls --folder F` is `search in:F`, `ls --tag t` is `search tag:t`).
+    public func summaries(filters: [SearchFilter]) throws(SheafError) -> [NoteSummary] {
+        var conditions: [String] = []
+        var arguments: [DatabaseValueConvertible] = []
+        for f in filters { let (sql, args) = Self.condition(f); conditions.append(sql); arguments += args }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try reading { db in
             var tags: [Int64: [String]] = [:]
-            let tagRows = try Row.fetchCursor(db, sql: "SELECT note, tag FROM tags ORDER BY rowid")
+            let tagRows = try Row.fetchCursor(db, sql: conditions.isEmpty
+                ? "SELECT note, tag FROM tags ORDER BY rowid"
+                : "SELECT note, tag FROM tags WHERE note IN (SELECT n.rowid FROM notes n\(whereClause)) ORDER BY rowid",
+                arguments: conditions.isEmpty ? [] : StatementArguments(arguments))
             while let row = try tagRows.next() { tags[row[0], default: []].append(row[1]) }
             var notes: [NoteSummary] = []
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT rowid, path, title, note_id, aliases, created, modified, snippet, size, mtime_ns, warnings FROM notes
-                """)
+                SELECT n.rowid, n.path, n.title, n.note_id, n.aliases, n.created, n.modified, n.snippet, n.size, n.mtime_ns,
+                    n.warnings FROM notes n\(whereClause)
+                """, arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 let aliases: String = row[4], warnings: String = row[10]
                 notes.append(NoteSummary(

@@ -163,6 +163,7 @@ public final class NoteIndex: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA foreign_keys = ON")
             }
             db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
+            try FolderFilter.register(db)  // `in:` and `ls --folder`
         }
         // A WAL database in a folder that cannot be written opens only as immutable (SQLite
         // cannot create its -shm file there): a URI, which Debian's SQLite accepts.

@@ -263,8 +263,9 @@ extension NoteIndex {
                 let file = files[range.lowerBound + i]
                 // A file that vanished since the walk is simply skipped: the next scan removes it.
                 // Read in bounded memory: a note over 10 MB is read only as far as its title.
-                guard let read = NoteBytes.read(vault.absolute(file.path)) else { return }
-                results.set(i, IndexedNote(file: file, hash: ContentHash.of(read), note: Note(path: file.path, read: read)))
+                let absolute = vault.absolute(file.path)
+                guard let read = NoteBytes.read(absolute), let hash = GitBlobID.of(read, absolutePath: absolute) else { return }
+                results.set(i, IndexedNote(file: file, hash: hash, note: Note(path: file.path, read: read)))
                 if let progress { progress(counter.increment(), files.count) }
             }
             return results.values

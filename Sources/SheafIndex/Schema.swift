@@ -106,6 +106,24 @@ enum Schema {
                 """)
         }
         AttachmentSchema.register(in: &migrator)  // "v2-attachments", AttachmentCatalog.swift
+        // One content hash: `notes.hash` and `attachments.hash` become git blob ids (GitBlobID),
+        // where they were FNV-1a 64. Every stored hash is stale, so the catalog is emptied and the
+        // next scan reads every file again; the attachments go too, so their thumbnails are made
+        // again under blob-id names. Thumbnails under the old 16-digit names are never looked up
+        // again (a blob id has 40 digits) and `sheaf gc` deletes them.
+        migrator.registerMigration("v3-git-blob-ids") { db in
+            try db.execute(sql: """
+                INSERT INTO note_fts (note_fts) VALUES ('delete-all');
+                DELETE FROM tags;
+                DELETE FROM links;
+                DELETE FROM notes;
+                DELETE FROM files;
+                DELETE FROM attachments;
+                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
+                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
+                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
+                """)
+        }
         return migrator
     }
 }

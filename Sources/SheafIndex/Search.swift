@@ -66,10 +66,20 @@ extension NoteIndex {
         } catch {
             throw SheafError("the search failed", cause: "\(error)", hint: "check the query; `sheaf search --help` shows the syntax")
         }
-        if options.snippets {
-            let needles = Self.needles(query.terms)
-            for i in hits.indices {
-                hits[i].snippet = Snippet.make(vault: vault, path: hits[i].path, needles: needles, wasReadWhole: readWhole[i])
+        if options.snippets && !hits.isEmpty {
+            // The tokenizer lives on a connection, so the snippets are cut inside a read.
+            do {
+                hits = try pool.read { db in
+                    let highlighter = try Highlighter(db: db, terms: query.terms)
+                    var done = hits
+                    for i in done.indices {
+                        done[i].snippet = Snippet.make(vault: vault, path: done[i].path, highlighter: highlighter,
+                                                       wasReadWhole: readWhole[i])
+                    }
+                    return done
+                }
+            } catch {
+                throw SheafError("the search failed", cause: "\(error)", hint: "run `sheaf index --rebuild`")
             }
         }
         return hits
@@ -125,8 +135,7 @@ extension NoteIndex {
             return ("EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rowid AND (t.key = ? OR substr(t.key, 1, ?) = ?))",
                     [key, key.utf8.count + 1, key + "/"])
         case .folder(let folder):
-            return ("(n.folder = ? COLLATE NOCASE OR substr(n.folder, 1, ?) = ? COLLATE NOCASE)",
-                    [folder, folder.utf8.count + 1, folder + "/"])
+            return FolderFilter.condition(folder)
         case .after(let date): return ("n.created >= ?", [date.timeIntervalSince1970])
         case .before(let date): return ("n.created < ?", [date.timeIntervalSince1970])
         case .isConflict: return ("n.is_conflict = 1", [])
@@ -134,17 +143,6 @@ extension NoteIndex {
             return ("EXISTS (SELECT 1 FROM links l JOIN files f ON f.name_key = lower(l.target) OR f.name_key = lower(replace(l.target, rtrim(l.target, replace(l.target, '/', '')), '')) WHERE l.note = n.rowid)", [])
         case .links(let target):
             return ("EXISTS (SELECT 1 FROM links l WHERE l.note = n.rowid AND l.target_key = ?)", [linkKey(target)])
-        }
-    }
-
-    /// Words to highlight in snippets.
-    static func needles(_ terms: [SearchTerm]) -> [String] {
-        terms.flatMap { term -> [String] in
-            switch term {
-            case .word(let w), .prefix(let w), .phrase(let w): return [w]
-            case .title(let inner): return needles([inner])
-            case .any(let members): return needles(members)
-            }
         }
     }
 }

@@ -15,16 +15,20 @@ public struct TagCount: Sendable, Equatable {
 
 extension VaultSession {
     /// Notes in `folder` (and below) carrying `tag` (or a `tag/child`), sorted, at most `limit`.
+    /// The filters are `search`'s `in:` and `tag:`: folders and tags compare without case.
     public func list(folder: String?, tag: String?, sort: NoteSort, reverse: Bool = false, limit: Int?) throws(SheafError) -> [NoteSummary] {
-        var notes = try freshIndex().0.summaries()
+        var filters: [SearchFilter] = []
         if let folder {
-            let f = try vaultFolder(folder)
-            if !f.isEmpty { notes = notes.filter { $0.path.hasPrefix(f + "/") } }
+            guard let f = SearchFilter.folderPath(typed: folder) else {
+                throw SheafError("folder is outside the vault", path: folder, hint: "name a folder inside the vault, relative to its root")
+            }
+            if !f.isEmpty { filters.append(.folder(f)) }
         }
         if let tag {
             let key = Self.tagKey(tag)
-            notes = notes.filter { $0.tags.contains { Self.tagKey($0) == key || Self.tagKey($0).hasPrefix(key + "/") } }
+            if !key.isEmpty { filters.append(.tag(key)) }
         }
+        var notes = try freshIndex().0.summaries(filters: filters)
         notes.sort { a, b in
             switch sort {
             case .modified: return (a.modified, b.path) > (b.modified, a.path)

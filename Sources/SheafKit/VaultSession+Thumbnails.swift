@@ -100,7 +100,7 @@ extension VaultSession {
         let file = vault.absolute(record.path)
         var look = Look(record: record)
         do {
-            let hash = try ContentDigest.ofFile(file)
+            let hash = try GitBlobID.ofFile(file)
             look.hash = hash
             look.info = try thumbnailer.probe(file)
             if FileManager.default.fileExists(atPath: store.path(hash: hash, size: thumbnailer.longEdge)) {

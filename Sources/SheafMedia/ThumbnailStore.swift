@@ -1,4 +1,4 @@
-// `.sheaf/thumbnails/`: a cache of thumbnails named by the content hash of the attachment and the
+// `.sheaf/thumbnails/`: a cache of thumbnails named by the git blob id of the attachment and the
 // thumbnail size, so a renamed or copied attachment keeps its thumbnail and an edited one gets a
 // new one. Nothing here is needed to read a vault; `sheaf gc` removes what no attachment uses.
 import Foundation

@@ -67,12 +67,12 @@ import Testing
     }
 
     @Test func digestFollowsTheContentNotTheName() throws {
-        let a = try ContentDigest.ofFile(Fixtures.path("photo.jpg"))
+        let a = try GitBlobID.ofFile(Fixtures.path("photo.jpg"))
         let copy = output("copy-of-photo")
         try FileManager.default.copyItem(atPath: Fixtures.path("photo.jpg"), toPath: copy)
-        #expect(try ContentDigest.ofFile(copy) == a)
-        #expect(try ContentDigest.ofFile(Fixtures.path("rotated.jpg")) != a)
-        #expect(a.count == 16)
+        #expect(try GitBlobID.ofFile(copy) == a)
+        #expect(try GitBlobID.ofFile(Fixtures.path("rotated.jpg")) != a)
+        #expect(a.count == 40)
     }
 
     @Test func formatsByFileName() {

@@ -4,6 +4,7 @@
 // Every figure is a whole process, from spawn to exit, timed here; peak RSS comes from wait4.
 //
 //   swift run -c release --package-path Benchmarks sheaf-bench [sync] --notes 10000 [--sheaf PATH]
+//   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
 //       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
 // Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
@@ -23,10 +24,12 @@ struct Options {
     var runs = 7
     var word = "running"
     var work = "/tmp/sheaf-bench"
+    /// `hash` mode: the size of the file hashed.
+    var megabytes = 512
 
     init(_ arguments: [String]) {
         var i = 0
-        if arguments.first == "sync" || arguments.first == "index" { mode = arguments[0]; i = 1 }
+        if ["sync", "index", "hash"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -40,6 +43,7 @@ struct Options {
             case "--word": word = value()
             case "--work": work = value()
             case "--vault": vault = value()
+            case "--megabytes": megabytes = Int(value()) ?? megabytes
             default: fail("unknown argument \(arguments[i])")
             }
             i += 1
@@ -141,6 +145,11 @@ let benchDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repository = benchDirectory.deletingLastPathComponent().path
 let generator = benchDirectory.appendingPathComponent("generate_vault.py").path
 let reference = benchDirectory.appendingPathComponent("fts_reference.py").path
+
+if options.mode == "hash" {
+    runHashBenchmark(options: options)
+    exit(0)
+}
 
 let sheaf: String
 if let given = options.sheaf {

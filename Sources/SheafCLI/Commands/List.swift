@@ -11,7 +11,7 @@ struct List: ParsableCommand {
         abstract: "List notes: title, modified time, snippet.",
         discussion: "Exits 1 when a --folder or --tag filter matched nothing.")
 
-    @Option(help: "Only notes in this folder and below.", completion: Completions.folders) var folder: String?
+    @Option(help: "Only notes in this folder and its subfolders, in any case (trips lists Trips/Kyoto, not trips-old): search's in:.", completion: Completions.folders) var folder: String?
     @Option(name: [.short, .long], help: "Only notes with this tag (or one below it, tag/child).", completion: Completions.tags) var tag: String?
     @Option(help: "Order: \(NoteSort.allCases.map(\.rawValue).joined(separator: ", ")).") var sort: NoteSort = .modified
     @Flag(help: "Reverse the order.") var reverse = false

@@ -1,0 +1,1 @@
+../../../Sources/SheafCore/SHA1.swift

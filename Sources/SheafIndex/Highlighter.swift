@@ -1,0 +1,166 @@
+// Why: a snippet must mark what made the note match, so the highlights come from the same
+// tokenizer that indexed it, not from a second guess at stemming. The FTS table is contentless,
+// so FTS5's highlight() has no text to work on; instead the candidate line is run through the
+// `sheaf` tokenizer (StemAndWordTokenizer: porter stems plus the folded words) and the query's
+// terms through it in query mode, exactly as FTS5 does, and the tokens are compared. CJK terms are
+// matched as the index matches them (bigrams inside one run of CJK characters, CJKBigrams), and
+// Greek accents are folded on both sides (TextFolding), so whatever matched is what is marked.
+import Foundation
+import GRDB
+import GRDBSQLite
+import SheafCore
+
+struct Highlighter {
+    /// One term to find: a run of tokens at consecutive positions (a word is a run of one; the
+    /// last token of a `prefix*` term matches any token starting with it), or a CJK run.
+    enum Pattern: Equatable {
+        case tokens([[UInt8]], lastIsPrefix: Bool)
+        case cjk([Unicode.Scalar], prefix: Bool)
+    }
+
+    let patterns: [Pattern]
+    private let tokenizer: any FTS5Tokenizer
+
+    /// The highlighter of `terms` (a query's positive terms; `title:` terms match titles, not the
+    /// body a snippet is cut from, so they mark nothing), on a connection of the index.
+    init(db: Database, terms: [SearchTerm]) throws {
+        tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: [StemAndWordTokenizer.name]))
+        var patterns: [Pattern] = []
+        for (text, prefix) in Self.leaves(terms) {
+            if CJKBigrams.contains(text) {
+                for run in CJKBigrams.runs(text) { patterns.append(.cjk(run, prefix: prefix || run.count == 1)) }
+                let rest = String(String.UnicodeScalarView(text.unicodeScalars.filter { !CJKBigrams.isCJK($0) }))
+                if let p = Self.tokenPattern(tokenizer, rest, prefix: false) { patterns.append(p) }
+            } else if let p = Self.tokenPattern(tokenizer, TextFolding.foldGreek(text), prefix: prefix) {
+                patterns.append(p)
+            }
+        }
+        self.patterns = patterns
+    }
+
+    /// The strings of the body-matching terms, each with whether it is a prefix.
+    static func leaves(_ terms: [SearchTerm]) -> [(String, Bool)] {
+        terms.flatMap { term -> [(String, Bool)] in
+            switch term {
+            case .word(let w), .phrase(let w): return [(w, false)]
+            case .prefix(let p): return [(p, true)]
+            case .title: return []
+            case .any(let members): return leaves(members)
+            }
+        }
+    }
+
+    static func tokenPattern(_ tokenizer: any FTS5Tokenizer, _ text: String, prefix: Bool) -> Pattern? {
+        let tokenization: FTS5Tokenization = prefix ? [.query, .prefix] : .query
+        let positions = tokenize(tokenizer, Array(text.utf8), tokenization)
+        guard !positions.isEmpty else { return nil }
+        return .tokens(positions.map { $0.tokens[0] }, lastIsPrefix: prefix)
+    }
+
+    /// The ranges of `line` that a pattern matches, in order, not overlapping.
+    func matches(in line: String) -> [Range<String.Index>] {
+        guard !patterns.isEmpty, !line.isEmpty else { return [] }
+        var found: [Range<String.Index>] = []
+        let greek = TextFolding.hasGreek(line)
+        var positions: [Position]?
+        for pattern in patterns {
+            switch pattern {
+            case .tokens(let query, let lastIsPrefix):
+                if positions == nil {
+                    positions = Self.tokenize(tokenizer, Array(line.utf8), .document)
+                    if greek {
+                        positions = positions!.map { p in
+                            Position(tokens: p.tokens.map { Array(TextFolding.foldGreek(String(decoding: $0, as: UTF8.self)).utf8) },
+                                     start: p.start, end: p.end)
+                        }
+                    }
+                }
+                let doc = positions!
+                guard doc.count >= query.count else { continue }
+                for i in 0...(doc.count - query.count) {
+                    let hit = query.indices.allSatisfy { j in
+                        let prefix = lastIsPrefix && j == query.count - 1
+                        return doc[i + j].tokens.contains { prefix ? $0.starts(with: query[j]) : $0 == query[j] }
+                    }
+                    if hit {
+                        let utf8 = line.utf8
+                        let from = utf8.index(utf8.startIndex, offsetBy: doc[i].start)
+                        let to = utf8.index(utf8.startIndex, offsetBy: doc[i + query.count - 1].end)
+                        found.append(from..<to)
+                    }
+                }
+            case .cjk(let run, let prefix):
+                found += Self.cjkMatches(run, prefix: prefix, in: line)
+            }
+        }
+        found.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<String.Index>] = []
+        for r in found {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
+
+    /// Where the index's CJK lookup matches `run` in `line`: a phrase of the run's bigrams lies
+    /// inside one CJK run of the line; a single character (`prefix`) matches a bigram starting with
+    /// it, or a run of just that character.
+    static func cjkMatches(_ query: [Unicode.Scalar], prefix: Bool, in line: String) -> [Range<String.Index>] {
+        var result: [Range<String.Index>] = []
+        let scalars = line.unicodeScalars
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            guard CJKBigrams.isCJK(scalars[i]) else { i = scalars.index(after: i); continue }
+            var indices: [String.Index] = []
+            var j = i
+            while j < scalars.endIndex, CJKBigrams.isCJK(scalars[j]) { indices.append(j); j = scalars.index(after: j) }
+            let run = indices.map { scalars[$0] }
+            if query.count == 1 {
+                for k in run.indices where run[k] == query[0] && (run.count == 1 || k < run.count - 1 || !prefix) {
+                    result.append(indices[k]..<(k + 1 < indices.count ? indices[k + 1] : j))
+                }
+            } else if run.count >= query.count {
+                for k in 0...(run.count - query.count) where Array(run[k..<(k + query.count)]) == query {
+                    let end = k + query.count
+                    result.append(indices[k]..<(end < indices.count ? indices[end] : j))
+                }
+            }
+            i = j
+        }
+        return result
+    }
+
+    /// One token position: the token and those colocated with it, and its bytes in the text.
+    struct Position {
+        var tokens: [[UInt8]]
+        var start: Int
+        var end: Int
+    }
+
+    /// Runs the tokenizer over `bytes`, grouping colocated tokens by position.
+    static func tokenize(_ tokenizer: any FTS5Tokenizer, _ bytes: [UInt8], _ tokenization: FTS5Tokenization) -> [Position] {
+        var positions: [Position] = []
+        guard !bytes.isEmpty else { return positions }
+        withUnsafeMutablePointer(to: &positions) { out in
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { text in
+                    _ = tokenizer.tokenize(context: out, tokenization: tokenization, pText: text.baseAddress, nText: CInt(text.count)) {
+                        context, flags, token, length, start, end in
+                        let out = context!.assumingMemoryBound(to: [Position].self)
+                        let bytes = token.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
+                        if flags & FTS5_TOKEN_COLOCATED != 0, !out.pointee.isEmpty {
+                            out.pointee[out.pointee.count - 1].tokens.append(bytes)
+                        } else {
+                            out.pointee.append(Position(tokens: [bytes], start: Int(start), end: Int(end)))
+                        }
+                        return SQLITE_OK
+                    }
+                }
+            }
+        }
+        return positions
+    }
+}
