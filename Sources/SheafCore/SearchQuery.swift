@@ -74,6 +74,13 @@ public struct SearchQuery: Equatable, Sendable {
         self.excludedFilters = excludedFilters
     }
 
+    /// The query that asks for any of its two or more terms instead of all of them (filters and
+    /// exclusions kept); nil when it has fewer terms or already is an OR.
+    public var relaxed: SearchQuery? {
+        guard terms.count >= 2, !terms.contains(where: { if case .any = $0 { return true } else { return false } }) else { return nil }
+        return SearchQuery(terms: [.any(terms)], excluded: excluded, filters: filters, excludedFilters: excludedFilters)
+    }
+
     /// Parses a query as typed after `sheaf search`. Throws for an empty query, an unbalanced or
     /// misplaced quote, a misplaced `OR`, a lone `-` or `*`, a filter without a value, a bad date,
     /// an unknown `has:`/`is:` value, and a query that only excludes.

@@ -237,6 +237,32 @@ import Yams
     }
 }
 
+/// Issue 14, item 13: a query whose words never all meet in one note (`change font size`)
+/// found nothing; it now finds the notes holding most of them, and says so.
+@Suite struct ForgivingSearchTests {
+    @Test func aQueryWhoseWordsNeverAllMeetFindsNotesWithMostOfThem() {
+        let temp = TempDir()
+        let vault = temp.path + "/vault"
+        try! FileManager.default.createDirectory(atPath: vault, withIntermediateDirectories: true)
+        CLI.write("# Fonts\n\nHow to change the font size in the editor.\n", to: vault + "/Fonts.md")
+        CLI.write("# Sizes\n\nShoe size chart.\n", to: vault + "/Sizes.md")
+        CLI.write("# Other\n\nNothing relevant.\n", to: vault + "/Other.md")
+        #expect(CLI.run(["init"], in: vault).status == 0)
+        let r = CLI.run(["search", "change", "font", "size", "colour", "--paths"], in: vault)
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").first == "Fonts.md", "\(r.stdout)")
+        #expect(r.stdout.contains("Sizes.md") && !r.stdout.contains("Other.md"))
+        #expect(r.stderr.contains("no note holds all of the words"))
+        let json = CLI.run(["search", "change", "font", "size", "colour", "--json"], in: vault).stdout
+        #expect(json.contains("\"partial\" : true"))
+        // All words in one note: no relaxing.
+        let exact = CLI.run(["search", "font", "size", "--json"], in: vault).stdout
+        #expect(exact.contains("\"partial\" : false") && !exact.contains("Sizes.md"))
+        // A single word that matches nothing still finds nothing.
+        #expect(CLI.run(["search", "zebra"], in: vault).status == 1)
+    }
+}
+
 /// Issue 14, item 12: `-i` picks a note with fzf (run here with `--filter`, fzf's own
 /// non-interactive mode), and says what to do when fzf is missing.
 @Suite struct PickerTests {

@@ -23,11 +23,14 @@ struct Search: ParsableCommand {
     func run() throws {
         let session = try global.open()
         Terminal.nullTerminated = null
-        let (hits, _) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths && !null) {
+        let (hits, _, relaxed) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths && !null) {
             Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
         }
+        if relaxed && !hits.isEmpty {
+            Terminal.warn("no note holds all of the words; these hold some of them, those with most first")
+        }
         if json {
-            Terminal.json(SearchJSON(hits: hits.map {
+            Terminal.json(SearchJSON(partial: relaxed, hits: hits.map {
                 SearchHitJSON(path: $0.path, title: $0.title, modified: $0.modified, score: $0.score,
                               snippet: $0.snippet.map(\.text).joined(),
                               highlights: $0.snippet.filter(\.match).map(\.text))
@@ -73,6 +76,8 @@ struct SearchHitJSON: Encodable {
 
 struct SearchJSON: Encodable {
     let version = jsonVersion
+    /// No note held all of the words; these hold some of them.
+    let partial: Bool
     let hits: [SearchHitJSON]
 }
 
