@@ -4,7 +4,7 @@
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafMedia -> CVips (libvips)
-//                                 -> SheafCore
+//                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
 import PackageDescription
 
 let package = Package(
@@ -26,13 +26,18 @@ let package = Package(
             providers: [.apt(["libgit2-dev"])]
         ),
         .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
         .target(
             name: "SheafCore",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams")],
             exclude: ["README.md"]
         ),
         .target(

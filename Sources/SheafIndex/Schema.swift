@@ -106,6 +106,7 @@ enum Schema {
                 """)
         }
         AttachmentSchema.register(in: &migrator)  // "v2-attachments", AttachmentCatalog.swift
+        LinkSchema.register(in: &migrator)        // "v3-links-from-blocks", LinkSchema.swift
         return migrator
     }
 }

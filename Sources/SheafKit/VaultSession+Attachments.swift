@@ -42,8 +42,7 @@ extension VaultSession {
         let targets = LinkTargets(paths: try index.allPaths())
         var linkedFrom: [String: Set<String>] = [:]
         for link in try index.linksToAttachments() {
-            let resolved = link.kind == .wiki || link.kind == .wikiEmbed
-                ? targets.resolveWiki(link.target, from: link.notePath) : targets.resolveRelative(link.target, from: link.notePath)
+            let resolved = targets.resolve(link.target, from: link.notePath)
             if let resolved { linkedFrom[resolved, default: []].insert(link.notePath) }
         }
         let store = thumbnailStore
@@ -132,7 +131,7 @@ extension VaultSession {
                 copied.append(path)
                 targets.add(path)
             }
-            attached.append(AttachedFile(source: source, path: path, embed: Self.embed(path, wiki: wiki, targets: targets)))
+            attached.append(AttachedFile(source: source, path: path, embed: Self.embed(path, wiki: wiki, targets: targets, from: note.path)))
         }
         try append(attached.map(\.embed).joined(separator: "\n"), to: note)
         let report = try makeThumbnails(forPaths: attached.map(\.path))
@@ -145,11 +144,11 @@ extension VaultSession {
         return wiki >= links.count - wiki
     }
 
-    static func embed(_ path: String, wiki: Bool, targets: LinkTargets) -> String {
+    static func embed(_ path: String, wiki: Bool, targets: LinkTargets, from notePath: String) -> String {
         let name = VaultPath.fileName(path)
         // Characters that end a wiki-link cannot be written inside one.
         if wiki && !name.contains(where: { "[]|#^".contains($0) }) {
-            return "![[" + LinkRewriter.wikiTarget(written: name, newPath: path, after: targets) + "]]"
+            return "![[" + LinkRewriter.wikiTarget(written: name, want: path, from: notePath, after: targets) + "]]"
         }
         return "![](" + LinkRewriter.percentEncoded(name) + ")"
     }
