@@ -49,11 +49,19 @@ public enum LinkRewriter {
                                moves: [String: String], before: LinkTargets, after: LinkTargets) -> String? {
         var bytes = Array(text.utf8)
         var changed = false
+        let folderMoved = VaultPath.folder(notePath) != VaultPath.folder(newNotePath)
         for link in links.sorted(by: { $0.targetRange.lowerBound > $1.targetRange.lowerBound }) {
             guard let old = before.resolve(link, from: notePath) else { continue }
             let want = moves[old] ?? old
-            guard after.resolve(link, from: newNotePath) != want else { continue }
             let written = String(decoding: bytes[link.targetRange], as: UTF8.self)
+            if after.resolve(link, from: newNotePath) == want {
+                // It still reaches its file. Only a note that changed folders re-expresses a link
+                // it wrote as the direct relative path (`../pic.png`), so that path stays direct
+                // (`../../A/pic.png`, not a detour that happens to arrive) and a move back restores it.
+                guard folderMoved, link.target.hasPrefix("./") || link.target.hasPrefix("../") || (!link.isWiki && link.target.contains("/")),
+                      styled(link, written: written, want: old, from: notePath, before: before, after: before) == written,
+                      styled(link, written: written, want: want, from: newNotePath, before: before, after: after) != written else { continue }
+            }
             if link.isWiki {
                 guard let edit = wikiEdit(link, written: written, bytes: bytes, want: want, from: newNotePath, after: after) else { continue }
                 bytes.replaceSubrange(edit.range, with: Array(edit.text.utf8))
@@ -68,6 +76,14 @@ public enum LinkRewriter {
             changed = true
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// The target text Sheaf writes for `link` to reach `want` from `notePath`, in its style.
+    static func styled(_ link: Link, written: String, want: String, from notePath: String,
+                       before: LinkTargets, after: LinkTargets) -> String {
+        if link.isWiki { return wikiTarget(written: written, want: want, from: notePath, after: after) }
+        return markdownTarget(written: written, want: want, from: notePath, before: before, oldNotePath: notePath,
+                              after: after, angleBrackets: false)
     }
 
     // MARK: - Wiki-links
@@ -164,8 +180,10 @@ public enum LinkRewriter {
         } else if !decoded.hasPrefix("./") && !decoded.hasPrefix("../") && before.exact(decoded) != nil {
             candidates.append(path)
         }
+        // A relative path stays one, also to a file beside the note (`./name`, not a bare name).
         let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
-        candidates += [relative, "./" + relative, "/" + path]
+        candidates += relative.contains("/") ? [relative, "./" + relative] : ["./" + relative]
+        candidates.append("/" + path)
         let chosen = candidates.first { after.resolve($0, from: notePath) == want } ?? "/" + path
         if angleBrackets { return chosen }
         if written.contains("%") || chosen.contains(" ") { return percentEncoded(chosen) }
