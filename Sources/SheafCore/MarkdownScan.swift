@@ -10,6 +10,10 @@ public struct MarkdownScan: Sendable, Equatable {
     public var links: [Link] = []
     /// The text of the first level-1 ATX heading.
     public var firstHeading: String?
+    /// Every heading's text, in order (what `[[Note#Heading]]` names).
+    public var headings: [String] = []
+    /// Every block id (`^id` ending a line of text), what `[[Note#^id]]` names.
+    public var blockIDs: [String] = []
     /// The first ~150 characters of plain text.
     public var snippet: String = ""
 
@@ -31,9 +35,14 @@ public struct MarkdownScan: Sendable, Equatable {
                 let start = starts[line], end = Self.lineEnd(bytes, starts, line)
                 var p = start
                 while p < end && p - start < 4 && bytes[p] == 0x20 { p += 1 }
-                if case .heading(1) = block.kind, firstHeading == nil, Self.headingLevel(bytes, p, end) == 1 {
-                    firstHeading = Self.headingText(bytes, p, end)
+                if case .heading(let level) = block.kind, line == block.lines.lowerBound {
+                    let atx = Self.headingLevel(bytes, p, end)
+                    let text = atx > 0 ? Self.headingText(bytes, p, end)
+                        : String(String(decoding: bytes[p..<end], as: UTF8.self).trimmingBlanks)
+                    headings.append(text)
+                    if level == 1, atx == 1, firstHeading == nil { firstHeading = text }
                 }
+                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id) }
                 Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag in
                     if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
                 }
@@ -49,6 +58,18 @@ public struct MarkdownScan: Sendable, Equatable {
         }
         let joined = snippetParts.joined(separator: " ")
         snippet = joined.count > Self.snippetLength ? String(joined.prefix(Self.snippetLength - 1)) + "…" : joined
+    }
+
+    /// The `^id` that ends a line (after a blank, or alone on its line), nil when there is none.
+    static func blockID(_ b: [UInt8], _ start: Int, _ end: Int) -> String? {
+        var e = end
+        while e > start && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+        var i = e
+        while i > start, let c = Optional(b[i - 1]), (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D { i -= 1 }
+        guard i < e, i > start, b[i - 1] == 0x5E else { return nil }
+        let caret = i - 1
+        guard caret == start || b[caret - 1] == 0x20 || b[caret - 1] == 0x09 || b[caret - 1] == 0x3E else { return nil }
+        return String(decoding: b[i..<e], as: UTF8.self)
     }
 
     /// Where line `line` ends, its line break left out.

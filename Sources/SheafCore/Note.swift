@@ -38,6 +38,9 @@ public struct Note: Sendable {
     /// Front-matter links (kind `.property`) first, then the body's, in the order written.
     public private(set) var links: [Link] = []
     public private(set) var snippet: String = ""
+    /// The body's headings and block ids, what `#Heading` and `#^id` fragments name.
+    public private(set) var headings: [String] = []
+    public private(set) var blockIDs: [String] = []
     public private(set) var frontMatter: FrontMatter = FrontMatter()
     /// The body as text (empty for binary or oversized notes).
     public private(set) var body: String = ""
@@ -103,6 +106,8 @@ public struct Note: Sendable {
         self.modified = (frontMatter["modified"]?.text ?? frontMatter["updated"]?.text).flatMap(NoteDate.parse)
         self.links = propertyLinks + scan.links
         self.snippet = scan.snippet
+        self.headings = scan.headings
+        self.blockIDs = scan.blockIDs
         self.frontMatter = frontMatter
         self.body = body
         self.warnings = warnings
