@@ -31,9 +31,33 @@ public struct DoctorFinding: Sendable, Equatable {
     public let fix: String
     /// The commit that brought it, for committed conflict markers.
     public let commit: String?
+    /// Set by `doctor(fix: true)` for what it repaired.
+    public var fixed = false
 }
 
 extension VaultSession {
+    /// Every finding, sorted by path, then line, then kind. With `fix`, repairs what is safe and
+    /// marks it `fixed`: tracked files that .gitignore ignores leave git's index (the files stay,
+    /// the removal is staged for the next commit), and a damaged index is rebuilt from the files.
+    /// Nothing else is touched; no note is ever deleted or edited.
+    public func doctor(fix: Bool) throws(SheafError) -> [DoctorFinding] {
+        var findings = try doctor()
+        guard fix else { return findings }
+        let untrack = findings.filter { $0.kind == .trackedButIgnored }.map(\.path)
+        if !untrack.isEmpty, let repo = try repository() {
+            try withWriterLock { () throws(SheafError) in
+                do throws(GitError) { try repo.untrack(untrack) }
+                catch { throw SheafError("cannot update git's index", path: vault.root, cause: error.description) }
+            }
+            for i in findings.indices where findings[i].kind == .trackedButIgnored { findings[i].fixed = true }
+        }
+        if findings.contains(where: { $0.kind == .index }) {
+            _ = try freshIndex(rebuild: true)
+            for i in findings.indices where findings[i].kind == .index { findings[i].fixed = true }
+        }
+        return findings
+    }
+
     /// Every finding, sorted by path, then line, then kind.
     public func doctor() throws(SheafError) -> [DoctorFinding] {
         let (index, _) = try freshIndex()
@@ -172,10 +196,12 @@ extension VaultSession {
                 }
                 broughtBy[path] = brought
             }
-            for path in files.keys.sorted() where try repo.isIgnored(path) {
+            // Still in git's index: one `--fix` untracked, pending its commit, is done.
+            for path in files.keys.sorted() {
+                guard try repo.isIgnored(path), try repo.isTracked(path) else { continue }
                 findings.append(DoctorFinding(kind: .trackedButIgnored, path: path, line: nil,
                                               message: "git tracks it although .gitignore ignores it",
-                                              fix: "run `git rm --cached -- '\(path)'` and commit (the file stays on disk)", commit: nil))
+                                              fix: "run `sheaf doctor --fix` (or `git rm --cached`), then commit; the file stays on disk", commit: nil))
             }
         } catch {
             throw SheafError("cannot read the vault's git history", path: vault.root, cause: error.description)
