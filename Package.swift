@@ -4,7 +4,7 @@
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafMedia -> CVips (libvips)
-//                                 -> SheafCore
+//                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
 import PackageDescription
 
 let package = Package(
@@ -27,13 +27,18 @@ let package = Package(
             providers: [.apt(["libgit2-dev"])]
         ),
         .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
         .target(
             name: "SheafCore",
-            dependencies: [.product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
             exclude: ["README.md"]
         ),
         .target(

@@ -1,59 +1,193 @@
-// Rewriting links after files move. Only the target text of links that pointed at a moved file
-// changes; every other byte of the note stays. Wiki-links keep their form (a bare name stays a
-// bare name when that name is still unique), markdown links get a new relative path in the
-// encoding they were written with.
+// Rewriting links after files move. One rule for every link form (wiki-link, embed, `\|` in a
+// table, markdown link, front-matter property): a link is rewritten only when, after the move,
+// it would no longer reach the file it reached before (the moved file, or another file whose name
+// the move made ambiguous); every other byte of the note stays. A rewritten link keeps its style
+// (bare name, vault path, `./` or `/` path, relative markdown path and its encoding), and the text
+// a reader sees stays the same: a wiki-link whose visible text would change gets the old text as
+// its label (`[[Trips/Lisbon|Lisbon]]`), and a label Sheaf added is folded back once the plain
+// form reads the same again, so a move and the move back restore every byte.
 
 public enum LinkRewriter {
-    /// Rewrites the links of one note's body.
+    /// Whether any of `links` would stop reaching its file after `moves` (see `rewrite`).
+    public static func needsRewrite(links: [Link], notePath: String, newNotePath: String,
+                                    moves: [String: String], before: LinkTargets, after: LinkTargets) -> Bool {
+        links.contains { link in
+            guard let old = before.resolve(link, from: notePath) else { return false }
+            return after.resolve(link, from: newNotePath) != (moves[old] ?? old)
+        }
+    }
+
+    /// Rewrites the links of one note, front-matter and body.
     /// - Parameters:
     ///   - notePath: where the note was; `newNotePath` where it is now (the same unless it moved).
     ///   - moves: old vault path -> new vault path of every moved file.
     ///   - before, after: the vault's files before and after the move.
-    /// - Returns: the new body, or nil when no link changed.
-    public static func rewrite(body: String, links: [Link], notePath: String, newNotePath: String,
+    /// - Returns: whether anything changed.
+    public static func rewrite(_ document: inout NoteDocument, links: [Link], notePath: String, newNotePath: String,
+                               moves: [String: String], before: LinkTargets, after: LinkTargets) -> Bool {
+        var changed = false
+        if let block = document.frontMatter {
+            let own = links.filter(\.inFrontMatter)
+            if !own.isEmpty, let text = rewrite(text: block.rendered, links: own, notePath: notePath, newNotePath: newNotePath,
+                                                moves: moves, before: before, after: after),
+               let (newBlock, rest) = FrontMatterBlock.take(from: Substring(text)), rest.isEmpty {
+                document.frontMatter = newBlock
+                changed = true
+            }
+        }
+        let bodyLinks = links.filter { !$0.inFrontMatter }
+        if let body = rewrite(text: document.body, links: bodyLinks, notePath: notePath, newNotePath: newNotePath,
+                              moves: moves, before: before, after: after) {
+            document.body = body
+            changed = true
+        }
+        return changed
+    }
+
+    /// Rewrites `links` (whose ranges count in `text`) in `text`; nil when none changed.
+    public static func rewrite(text: String, links: [Link], notePath: String, newNotePath: String,
                                moves: [String: String], before: LinkTargets, after: LinkTargets) -> String? {
-        var bytes = Array(body.utf8)
+        var bytes = Array(text.utf8)
         var changed = false
         let folderMoved = VaultPath.folder(notePath) != VaultPath.folder(newNotePath)
         for link in links.sorted(by: { $0.targetRange.lowerBound > $1.targetRange.lowerBound }) {
-            guard let resolved = before.resolve(link, from: notePath) else { continue }
-            let moved = moves[resolved]
-            let target = moved ?? resolved
+            guard let old = before.resolve(link, from: notePath) else { continue }
+            let want = moves[old] ?? old
             let written = String(decoding: bytes[link.targetRange], as: UTF8.self)
-            let replacement: String
+            if after.resolve(link, from: newNotePath) == want {
+                // It still reaches its file. Only a note that changed folders re-expresses a link
+                // it wrote as the direct relative path (`../pic.png`), so that path stays direct
+                // (`../../A/pic.png`, not a detour that happens to arrive) and a move back restores it.
+                guard folderMoved, link.target.hasPrefix("./") || link.target.hasPrefix("../") || (!link.isWiki && link.target.contains("/")),
+                      styled(link, written: written, want: old, from: notePath, before: before, after: before) == written,
+                      styled(link, written: written, want: want, from: newNotePath, before: before, after: after) != written else { continue }
+            }
             if link.isWiki {
-                guard moved != nil else { continue }
-                replacement = wikiTarget(written: written, newPath: target, after: after)
+                guard let edit = wikiEdit(link, written: written, bytes: bytes, want: want, from: newNotePath, after: after) else { continue }
+                bytes.replaceSubrange(edit.range, with: Array(edit.text.utf8))
             } else {
-                guard moved != nil || folderMoved else { continue }
-                let angle = link.targetRange.lowerBound > 0 && bytes[link.targetRange.lowerBound - 1] == UInt8(ascii: "<")
-                replacement = markdownTarget(written: written, newPath: target, from: newNotePath, angleBrackets: angle)
+                let range = link.targetRange
+                let angle = range.lowerBound > 0 && bytes[range.lowerBound - 1] == UInt8(ascii: "<")
+                let replacement = markdownTarget(written: written, want: want, from: newNotePath, before: before,
+                                                 oldNotePath: notePath, after: after, angleBrackets: angle)
+                guard replacement != written else { continue }
+                bytes.replaceSubrange(range, with: Array(replacement.utf8))
             }
-            if replacement != written {
-                bytes.replaceSubrange(link.targetRange, with: Array(replacement.utf8))
-                changed = true
-            }
+            changed = true
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    public static func wikiTarget(written: String, newPath: String, after: LinkTargets) -> String {
-        let keepsExtension = !VaultPath.isNote(newPath) || VaultPath.isNote(written)
-        let pathForm = keepsExtension ? newPath : VaultPath.withoutNoteExtension(newPath)
-        if written.contains("/") { return pathForm }
-        let name = keepsExtension ? VaultPath.fileName(newPath) : VaultPath.stem(newPath)
-        // A bare name only while no other file shares it, so every tool resolves it the same way.
-        return after.nameIsUnique(name, for: newPath) ? name : pathForm
+    /// The target text Sheaf writes for `link` to reach `want` from `notePath`, in its style.
+    static func styled(_ link: Link, written: String, want: String, from notePath: String,
+                       before: LinkTargets, after: LinkTargets) -> String {
+        if link.isWiki { return wikiTarget(written: written, want: want, from: notePath, after: after) }
+        return markdownTarget(written: written, want: want, from: notePath, before: before, oldNotePath: notePath,
+                              after: after, angleBrackets: false)
     }
 
-    static func markdownTarget(written: String, newPath: String, from notePath: String, angleBrackets: Bool) -> String {
-        var path = written.hasPrefix("/") ? "/" + newPath : VaultPath.relative(from: VaultPath.folder(notePath), to: newPath)
-        if !VaultPath.isNote(written) && VaultPath.fileExtension(written).isEmpty && VaultPath.isNote(path) {
-            path = VaultPath.withoutNoteExtension(path)  // `[x](Other)` stays without `.md`
+    // MARK: - Wiki-links
+
+    /// The new text from the target's first byte to the closing `]]`: target, the fragment as
+    /// written, and a label that keeps what the reader sees.
+    static func wikiEdit(_ link: Link, written: String, bytes: [UInt8], want: String, from notePath: String,
+                         after: LinkTargets) -> (range: Range<Int>, text: String)? {
+        // The closing `]]` and the bar (`|` or `\|`) before the label, if any.
+        var close = link.targetRange.upperBound
+        while close + 1 < bytes.count && !(bytes[close] == 0x5D && bytes[close + 1] == 0x5D) { close += 1 }
+        guard close + 1 < bytes.count else { return nil }
+        var middleEnd = close  // end of `#fragment` as written
+        if link.label != nil, let bar = bytes[link.targetRange.upperBound..<close].firstIndex(of: 0x7C) {
+            middleEnd = bar > link.targetRange.upperBound && bytes[bar - 1] == 0x5C ? bar - 1 : bar
         }
-        if angleBrackets { return path }
-        if written.contains("%") || path.contains(" ") { return percentEncoded(path) }
-        return path
+        let middle = String(decoding: bytes[link.targetRange.upperBound..<middleEnd], as: UTF8.self)
+        let bar = link.inTable ? "\\|" : "|"
+        let embed = link.kind == .wikiEmbed
+
+        // A label that reads as a plain link would (the label Sheaf adds): fold it back when that
+        // plain link reaches the file again.
+        if let label = link.label, !embed, let plain = plainTarget(reading: label, fragment: link.fragment),
+           !plain.contains("|"), !plain.contains("]]"), !plain.contains("#"),
+           after.resolve(plain, from: notePath) == want {
+            return (link.targetRange.lowerBound..<close, plain + middle)
+        }
+        let target = wikiTarget(written: written, want: want, from: notePath, after: after)
+        // A label stays as written, its bar included.
+        var label = String(decoding: bytes[middleEnd..<close], as: UTF8.self)
+        if link.label == nil && !embed {
+            let seen = visible(written, fragment: link.fragment)
+            if visible(target, fragment: link.fragment) != seen, labelFits(seen, in: link) { label = bar + seen }
+        }
+        return (link.targetRange.lowerBound..<close, target + middle + label)
+    }
+
+    /// What Obsidian shows for a wiki-link without a label: its target, and ` > heading`.
+    static func visible(_ target: String, fragment: String?) -> String {
+        fragment.map { target + " > " + $0 } ?? target
+    }
+
+    /// The target whose unlabelled link shows `label`, nil when there is none.
+    static func plainTarget(reading label: String, fragment: String?) -> String? {
+        guard let fragment else { return label.isEmpty ? nil : label }
+        let tail = " > " + fragment
+        guard label.hasSuffix(tail), label.count > tail.count else { return nil }
+        return String(label.dropLast(tail.count))
+    }
+
+    /// A label must not end the link or, in a quoted YAML value, the string.
+    static func labelFits(_ label: String, in link: Link) -> Bool {
+        if label.contains("]]") || label.contains("|") { return false }
+        if link.kind == .property && (label.contains("\"") || label.contains("'") || label.contains("\\")) { return false }
+        return true
+    }
+
+    /// The new target text for a wiki-link that must reach `want`, in the style it was written:
+    /// `./` or `../` relative, `/` rooted, a vault path, or a bare name (a vault path when the
+    /// name alone would reach another file). `.md` is written when it was.
+    public static func wikiTarget(written: String, want: String, from notePath: String, after: LinkTargets) -> String {
+        let keepsExtension = !VaultPath.isNote(want) || VaultPath.isNote(written)
+        let path = keepsExtension ? want : VaultPath.withoutNoteExtension(want)
+        var candidate: String
+        if written.hasPrefix("./") || written.hasPrefix("../") {
+            let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
+            candidate = relative.hasPrefix("../") ? relative : "./" + relative
+        } else if written.hasPrefix("/") {
+            candidate = "/" + path
+        } else if written.contains("/") {
+            candidate = path
+        } else {
+            candidate = keepsExtension ? VaultPath.fileName(want) : VaultPath.stem(want)
+        }
+        if after.resolve(candidate, from: notePath) == want { return candidate }
+        return after.resolve(path, from: notePath) == want ? path : "/" + path
+    }
+
+    // MARK: - Markdown links
+
+    /// The new target of a markdown link that must reach `want`: a bare file name stays one while
+    /// it reaches the file; a `/` path stays rooted; a path that was a vault path stays one; any
+    /// other becomes a path relative to the note's folder. Encoded as it was written.
+    static func markdownTarget(written: String, want: String, from notePath: String, before: LinkTargets,
+                               oldNotePath: String, after: LinkTargets, angleBrackets: Bool) -> String {
+        let decoded = MarkdownScan.percentDecoded(written) ?? written
+        let dropsExtension = !VaultPath.isNote(decoded) && VaultPath.fileExtension(decoded).isEmpty && VaultPath.isNote(want)
+        let path = dropsExtension ? VaultPath.withoutNoteExtension(want) : want
+        var candidates: [String] = []
+        if decoded.hasPrefix("/") {
+            candidates.append("/" + path)
+        } else if !decoded.contains("/") {
+            candidates.append(VaultPath.fileName(path))
+        } else if !decoded.hasPrefix("./") && !decoded.hasPrefix("../") && before.exact(decoded) != nil {
+            candidates.append(path)
+        }
+        // A relative path stays one, also to a file beside the note (`./name`, not a bare name).
+        let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
+        candidates += relative.contains("/") ? [relative, "./" + relative] : ["./" + relative]
+        candidates.append("/" + path)
+        let chosen = candidates.first { after.resolve($0, from: notePath) == want } ?? "/" + path
+        if angleBrackets { return chosen }
+        if written.contains("%") || chosen.contains(" ") { return percentEncoded(chosen) }
+        return chosen
     }
 
     /// Encodes the characters that end or break a markdown link target; other letters stay.

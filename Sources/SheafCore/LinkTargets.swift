@@ -1,5 +1,6 @@
-// Resolving link targets the way Obsidian does: a path first, then a unique name anywhere in the
-// vault. Built once from the list of files, every lookup is a dictionary hit, never a scan.
+// Resolving link targets the way Obsidian does (docs/links.md): relative and rooted paths, the
+// vault path, then a file name with candidates under the linking note's folder first. Built once
+// from the list of files, every lookup is a dictionary hit, never a scan.
 
 public struct LinkTargets: Sendable {
     private var byPath: [String: String] = [:]
@@ -24,17 +25,28 @@ public struct LinkTargets: Sendable {
 
     public func contains(_ path: String) -> Bool { byPath[path.lowercased()] != nil }
 
-    /// The vault path a link points at, nil when it points nowhere (or at its own note's heading).
+    /// The vault path a link points at, nil when it points nowhere. A link to a heading or block
+    /// of its own note (`[[#Heading]]`, `[t](#heading)`) points at that note.
     public func resolve(_ link: Link, from notePath: String) -> String? {
-        link.isWiki ? resolveWiki(link.target, from: notePath) : resolveRelative(link.target, from: notePath)
+        if link.target.isEmpty { return link.fragment != nil ? notePath : nil }
+        return resolve(link.target, from: notePath)
     }
 
-    /// `[[Target]]`: a vault path (with or without `.md`), else a file or note name.
-    public func resolveWiki(_ target: String, from notePath: String) -> String? {
+    /// Obsidian's rules, for wiki-links, embeds, properties and markdown links alike (the
+    /// `#heading` and `|label` already cut off; markdown targets percent-decoded):
+    /// 1. `./x` and `../x` relative to the linking note's folder, and `/x` from the vault root:
+    ///    that path only (`.md` optional);
+    /// 2. else the vault path as written (`Folder/Note`, `.md` optional);
+    /// 3. else by file name (`.md` optional for notes; a target with folders must end the
+    ///    candidate's path): candidates under the linking note's folder first, then the
+    ///    shortest path, then the smaller path in byte order. Aliases are never targets.
+    public func resolve(_ target: String, from notePath: String) -> String? {
         guard !target.isEmpty else { return nil }
-        if let normalized = VaultPath.normalize(target) {
-            if let hit = byPath[normalized.lowercased()] ?? byPath[(normalized + ".md").lowercased()] { return hit }
+        if target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." {
+            return exact(VaultPath.join(VaultPath.folder(notePath), target))
         }
+        if target.hasPrefix("/") { return exact(String(target.drop { $0 == "/" })) }
+        if let hit = exact(target) { return hit }
         let name = VaultPath.fileName(target).lowercased()
         var candidates = byFileName[name] ?? []
         if candidates.isEmpty { candidates = byNoteStem[name] ?? [] }
@@ -48,21 +60,23 @@ public struct LinkTargets: Sendable {
         return Self.closest(candidates, to: notePath)
     }
 
-    /// `[text](path)`: relative to the note's folder, or to the vault root when it starts with `/`.
-    public func resolveRelative(_ target: String, from notePath: String) -> String? {
-        let joined = target.hasPrefix("/") ? String(target.dropFirst()) : VaultPath.join(VaultPath.folder(notePath), target)
-        guard let normalized = VaultPath.normalize(joined), !normalized.isEmpty else { return nil }
-        if let hit = byPath[normalized.lowercased()] { return hit }
-        if VaultPath.fileExtension(normalized).isEmpty { return byPath[(normalized + ".md").lowercased()] }
-        return nil
+    /// The file at vault path `path` (any case), or the note at `path.md`.
+    func exact(_ path: String) -> String? {
+        guard let normalized = VaultPath.normalize(path), !normalized.isEmpty else { return nil }
+        return byPath[normalized.lowercased()] ?? byPath[(normalized + ".md").lowercased()]
     }
 
-    /// Among several files of one name: the one in the linking note's folder, else the shortest path.
+    /// Among several files of one name: those under the linking note's folder first, then the
+    /// shortest path, then byte order (so every run picks the same one).
     static func closest(_ candidates: [String], to notePath: String) -> String? {
         if candidates.count <= 1 { return candidates.first }
         let folder = VaultPath.folder(notePath)
-        if let same = candidates.first(where: { VaultPath.folder($0) == folder }) { return same }
-        return candidates.min { ($0.count, $0) < ($1.count, $1) }
+        let prefix = folder.isEmpty ? "" : folder.lowercased() + "/"
+        func rank(_ path: String) -> (Int, Int) { (path.lowercased().hasPrefix(prefix) ? 0 : 1, path.utf8.count) }
+        return candidates.min { a, b in
+            let (ra, rb) = (rank(a), rank(b))
+            return ra != rb ? ra < rb : a.utf8.lexicographicallyPrecedes(b.utf8)
+        }
     }
 
     /// Whether a bare name would point at `path` and nothing else.

@@ -1,6 +1,8 @@
-// One pass over a note's body that finds what Sheaf reads from markdown: inline #tags, links
-// and embeds, the first `# ` heading and a plain-text snippet. It works on UTF-8 bytes, skips
-// fenced code blocks and inline code spans, and never scans other notes.
+// What Sheaf reads from a note's markdown: inline #tags, links and embeds, the first `# `
+// heading and a plain-text snippet. cmark-gfm decides the blocks (MarkdownBlocks): only the
+// lines of paragraphs, headings and tables are scanned, so code blocks (also inside quotes and
+// callouts) and HTML blocks hold no links. Within a block, inline code spans and HTML comments
+// are skipped. Obsidian's `%% comments %%` are scanned: Obsidian counts the links inside them.
 
 /// What a body says about tags, links, title and summary.
 public struct MarkdownScan: Sendable, Equatable {
@@ -8,6 +10,10 @@ public struct MarkdownScan: Sendable, Equatable {
     public var links: [Link] = []
     /// The text of the first level-1 ATX heading.
     public var firstHeading: String?
+    /// Every heading's text, in order (what `[[Note#Heading]]` names).
+    public var headings: [String] = []
+    /// Every block id (`^id` ending a line of text), what `[[Note#^id]]` names.
+    public var blockIDs: [String] = []
     /// The first ~150 characters of plain text.
     public var snippet: String = ""
 
@@ -15,57 +21,106 @@ public struct MarkdownScan: Sendable, Equatable {
 
     public init(body: String) {
         let bytes = Array(body.utf8)
-        var fence: (char: UInt8, count: Int)? = nil
+        let starts = MarkdownBlocks.lineStarts(bytes)
         var snippetParts: [String] = []
         var snippetCount = 0
         var seenTags = Set<String>()
-        var lineStart = 0
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let next = lineEnd + 1
-            var end = lineEnd
-            if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
-            defer { lineStart = next }
-
-            // Fenced code blocks: ``` or ~~~, up to 3 spaces of indentation.
-            var p = lineStart
-            while p < end && p - lineStart < 4 && bytes[p] == 0x20 { p += 1 }
-            if p - lineStart < 4, p < end, bytes[p] == 0x60 || bytes[p] == 0x7E {
-                let c = bytes[p]
-                var q = p
-                while q < end && bytes[q] == c { q += 1 }
-                let run = q - p
-                if run >= 3 {
-                    if let f = fence {
-                        if c == f.char && run >= f.count && bytes[q..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { fence = nil }
-                        continue
-                    } else if !(c == 0x60 && bytes[q..<end].contains(0x60)) {
-                        fence = (c, run)
-                        continue
-                    }
+        for block in MarkdownBlocks.textBlocks(bytes) where block.lines.upperBound < starts.count {
+            let regionStart = starts[block.lines.lowerBound]
+            let regionEnd = Self.lineEnd(bytes, starts, block.lines.upperBound)
+            let excluded = Self.inlineExclusions(bytes, regionStart, regionEnd)
+            var cursor = 0
+            let inTable = block.kind == .table
+            for line in block.lines {
+                let start = starts[line], end = Self.lineEnd(bytes, starts, line)
+                var p = start
+                while p < end && p - start < 4 && bytes[p] == 0x20 { p += 1 }
+                if case .heading(let level) = block.kind, line == block.lines.lowerBound {
+                    let atx = Self.headingLevel(bytes, p, end)
+                    let text = atx > 0 ? Self.headingText(bytes, p, end)
+                        : String(String(decoding: bytes[p..<end], as: UTF8.self).trimmingBlanks)
+                    headings.append(text)
+                    if level == 1, atx == 1, firstHeading == nil { firstHeading = text }
                 }
-            }
-            if fence != nil { continue }
-
-            let isHeading = Self.headingLevel(bytes, p, end)
-            if isHeading == 1 && firstHeading == nil {
-                firstHeading = Self.headingText(bytes, p, end)
-            }
-            let codeSpans = Self.codeSpans(bytes, lineStart, end)
-            Self.scanLine(bytes, lineStart, end, codeSpans: codeSpans, links: &links) { tag in
-                if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
-            }
-            if snippetCount < Self.snippetLength, isHeading == 0 {
-                let plain = Self.plainText(bytes, p, end)
-                if !plain.isEmpty {
-                    snippetParts.append(plain)
-                    snippetCount += plain.count + 1
+                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id) }
+                Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag in
+                    if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
+                }
+                if case .heading = block.kind { continue }
+                if snippetCount < Self.snippetLength {
+                    let plain = Self.plainText(bytes, p, end)
+                    if !plain.isEmpty {
+                        snippetParts.append(plain)
+                        snippetCount += plain.count + 1
+                    }
                 }
             }
         }
         let joined = snippetParts.joined(separator: " ")
         snippet = joined.count > Self.snippetLength ? String(joined.prefix(Self.snippetLength - 1)) + "…" : joined
+    }
+
+    /// The `^id` that ends a line (after a blank, or alone on its line), nil when there is none.
+    static func blockID(_ b: [UInt8], _ start: Int, _ end: Int) -> String? {
+        var e = end
+        while e > start && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+        var i = e
+        while i > start, let c = Optional(b[i - 1]), (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D { i -= 1 }
+        guard i < e, i > start, b[i - 1] == 0x5E else { return nil }
+        let caret = i - 1
+        guard caret == start || b[caret - 1] == 0x20 || b[caret - 1] == 0x09 || b[caret - 1] == 0x3E else { return nil }
+        return String(decoding: b[i..<e], as: UTF8.self)
+    }
+
+    /// Where line `line` ends, its line break left out.
+    static func lineEnd(_ b: [UInt8], _ starts: [Int], _ line: Int) -> Int {
+        guard line + 1 < starts.count else {
+            var e = b.count
+            if e > starts[line] && b[e - 1] == 0x0D { e -= 1 }
+            return e
+        }
+        var e = starts[line + 1]
+        if e > starts[line] && b[e - 1] == 0x0A { e -= 1 }
+        if e > starts[line] && b[e - 1] == 0x0D { e -= 1 }
+        return e
+    }
+
+    /// Inline code spans and HTML comments (`<!-- ... -->`) of one block, which may cross its
+    /// lines: nothing inside them is a link or a tag. Whichever opens first wins.
+    static func inlineExclusions(_ b: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        var i = start
+        while i < end {
+            if b[i] == 0x60 {
+                var j = i
+                while j < end && b[j] == 0x60 { j += 1 }
+                let run = j - i
+                var k = j
+                var closed = false
+                while k < end {
+                    if b[k] == 0x60 {
+                        var m = k
+                        while m < end && b[m] == 0x60 { m += 1 }
+                        if m - k == run { spans.append(i..<m); i = m; closed = true; break }
+                        k = m
+                    } else { k += 1 }
+                }
+                if !closed { i = j }
+                continue
+            }
+            if b[i] == 0x3C, i + 3 < end, b[i + 1] == 0x21, b[i + 2] == 0x2D, b[i + 3] == 0x2D {
+                var k = i + 4
+                var closed = false
+                while k + 2 < end {
+                    if b[k] == 0x2D && b[k + 1] == 0x2D && b[k + 2] == 0x3E { spans.append(i..<(k + 3)); i = k + 3; closed = true; break }
+                    k += 1
+                }
+                if !closed { i += 4 }
+                continue
+            }
+            i += 1
+        }
+        return spans
     }
 
     // MARK: - Pieces
@@ -91,45 +146,21 @@ public struct MarkdownScan: Sendable, Equatable {
         return String(decoding: b[q..<e], as: UTF8.self).trimmingBlanks.description
     }
 
-    /// Byte ranges of inline code spans on one line.
-    static func codeSpans(_ b: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
-        var spans: [Range<Int>] = []
-        var i = start
-        while i < end {
-            guard b[i] == 0x60 else { i += 1; continue }
-            var j = i
-            while j < end && b[j] == 0x60 { j += 1 }
-            let run = j - i
-            var k = j
-            var closed = false
-            while k < end {
-                if b[k] == 0x60 {
-                    var m = k
-                    while m < end && b[m] == 0x60 { m += 1 }
-                    if m - k == run { spans.append(i..<m); i = m; closed = true; break }
-                    k = m
-                } else { k += 1 }
-            }
-            if !closed { i = j }
-        }
-        return spans
-    }
-
     static func isTagByte(_ c: UInt8) -> Bool {
         // ASCII letters, digits, _ - /, and every non-ASCII byte (letters of other scripts).
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
             || c == 0x5F || c == 0x2D || c == 0x2F || c >= 0x80
     }
 
-    /// Finds tags and links on one line outside code spans.
-    static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, codeSpans: [Range<Int>],
-                         links: inout [Link], tag: (String) -> Void) {
-        var spanIndex = 0
+    /// Finds tags and links on one line outside the `excluded` ranges (sorted; `cursor` is the
+    /// first one that may still lie ahead, kept from line to line of a block).
+    static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, excluded: [Range<Int>], cursor: inout Int,
+                         inTable: Bool, links: inout [Link], tag: (String) -> Void) {
         var i = start
         while i < end {
-            if spanIndex < codeSpans.count && i >= codeSpans[spanIndex].lowerBound {
-                i = codeSpans[spanIndex].upperBound
-                spanIndex += 1
+            while cursor < excluded.count && excluded[cursor].upperBound <= i { cursor += 1 }
+            if cursor < excluded.count && excluded[cursor].contains(i) {
+                i = excluded[cursor].upperBound
                 continue
             }
             let c = b[i]
@@ -150,7 +181,7 @@ public struct MarkdownScan: Sendable, Equatable {
             if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B) {
                 let embed = c == 0x21
                 let open = embed ? i + 1 : i
-                if open + 1 < end && b[open + 1] == 0x5B, let (link, after) = wikiLink(b, open, end, embed: embed) {
+                if open + 1 < end && b[open + 1] == 0x5B, let (link, after) = wikiLink(b, open, end, embed: embed, inTable: inTable) {
                     links.append(link)
                     i = after
                     continue
@@ -170,8 +201,9 @@ public struct MarkdownScan: Sendable, Equatable {
             || s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .spacingMark
     }
 
-    /// `[[target#fragment|label]]` starting at `open` (the first `[`).
-    static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool) -> (Link, Int)? {
+    /// `[[target#fragment|label]]` starting at `open` (the first `[`). The bar may be written
+    /// `\|` (as a table cell needs): the backslash is not part of the target.
+    static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, inTable: Bool = false, kind: Link.Kind? = nil) -> (Link, Int)? {
         let start = open + 2
         var j = start
         while j + 1 < end && !(b[j] == 0x5D && b[j + 1] == 0x5D) {
@@ -181,7 +213,11 @@ public struct MarkdownScan: Sendable, Equatable {
         guard j + 1 < end else { return nil }
         let inner = start..<j
         var targetEnd = inner.upperBound
-        if let bar = b[inner].firstIndex(of: 0x7C) { targetEnd = bar }
+        var label: String? = nil
+        if let bar = b[inner].firstIndex(of: 0x7C) {
+            targetEnd = bar > start && b[bar - 1] == 0x5C ? bar - 1 : bar
+            label = String(decoding: b[(bar + 1)..<j], as: UTF8.self)
+        }
         var fragment: String? = nil
         var pathEnd = targetEnd
         if let hash = b[start..<targetEnd].firstIndex(of: 0x23) {
@@ -193,7 +229,8 @@ public struct MarkdownScan: Sendable, Equatable {
         while ts < te && b[ts] == 0x20 { ts += 1 }
         while te > ts && b[te - 1] == 0x20 { te -= 1 }
         let target = String(decoding: b[ts..<te], as: UTF8.self)
-        let link = Link(kind: embed ? .wikiEmbed : .wiki, target: target, fragment: fragment, targetRange: ts..<te)
+        let link = Link(kind: kind ?? (embed ? .wikiEmbed : .wiki), target: target, fragment: fragment, targetRange: ts..<te,
+                        label: label, inTable: inTable)
         return (link, j + 2)
     }
 
@@ -231,7 +268,7 @@ public struct MarkdownScan: Sendable, Equatable {
             close = paren
         }
         let raw = String(decoding: b[targetRange], as: UTF8.self)
-        if raw.isEmpty || raw.hasPrefix("#") || hasScheme(raw) { return (nil, close + 1) }
+        if raw.isEmpty || hasScheme(raw) { return (nil, close + 1) }
         var path = raw
         var fragment: String? = nil
         if let hash = raw.firstIndex(of: "#") {

@@ -35,8 +35,12 @@ public struct Note: Sendable {
     public private(set) var created: Date? = nil
     /// Front-matter `modified` or `updated`.
     public private(set) var modified: Date? = nil
+    /// Front-matter links (kind `.property`) first, then the body's, in the order written.
     public private(set) var links: [Link] = []
     public private(set) var snippet: String = ""
+    /// The body's headings and block ids, what `#Heading` and `#^id` fragments name.
+    public private(set) var headings: [String] = []
+    public private(set) var blockIDs: [String] = []
     public private(set) var frontMatter: FrontMatter = FrontMatter()
     /// The body as text (empty for binary or oversized notes).
     public private(set) var body: String = ""
@@ -73,8 +77,12 @@ public struct Note: Sendable {
         let document = NoteDocument(text: text)
         var frontMatter = FrontMatter()
         var body = document.body
+        var propertyLinks: [Link] = []
         if let block = document.frontMatter {
-            do { frontMatter = try FrontMatter(parsing: block) }
+            do {
+                frontMatter = try FrontMatter(parsing: block)
+                propertyLinks = PropertyLinks.links(in: block, frontMatter: frontMatter)
+            }
             catch {
                 warnings.append(.invalidFrontMatter(error))
                 body = block.rendered + document.body  // unreadable YAML is indexed as text
@@ -96,8 +104,10 @@ public struct Note: Sendable {
         self.aliases = frontMatter.stringList("aliases")
         self.created = (frontMatter["created"]?.text ?? frontMatter["date"]?.text).flatMap(NoteDate.parse)
         self.modified = (frontMatter["modified"]?.text ?? frontMatter["updated"]?.text).flatMap(NoteDate.parse)
-        self.links = scan.links
+        self.links = propertyLinks + scan.links
         self.snippet = scan.snippet
+        self.headings = scan.headings
+        self.blockIDs = scan.blockIDs
         self.frontMatter = frontMatter
         self.body = body
         self.warnings = warnings

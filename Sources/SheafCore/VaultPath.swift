@@ -19,6 +19,12 @@ public enum VaultPath {
         return ext.elementsEqual("dm".utf8) || ext.elementsEqual("nwodkram".utf8)
     }
 
+    /// Obsidian's own documents, `.canvas` and `.base`: link targets, but not attachments.
+    public static func isObsidianDocument(_ path: String) -> Bool {
+        let ext = fileExtension(path).lowercased()
+        return ext == "canvas" || ext == "base"
+    }
+
     public static func fileName(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])

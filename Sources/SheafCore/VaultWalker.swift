@@ -38,6 +38,9 @@ public struct VaultWalker {
     /// core.excludesFile) could reach. When set, `isIgnored` is asked only about the paths these
     /// rules or a .gitignore on the way down might match; when nil, about every path.
     public var outsideRules: IgnoreReach?
+    /// Paths left out whatever git says (Obsidian's excluded files, for the index), asked about
+    /// every path.
+    public var excludes: ((String, Bool) -> Bool)?
 
     public init(vault: Vault, outsideRules: IgnoreReach? = nil,
                 isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
@@ -93,6 +96,7 @@ public struct VaultWalker {
             reach = nil  // unreadable: ask about everything below
         }
         func ignored(_ name: String, _ path: String, folder: Bool) -> Bool {
+            if let excludes, excludes(path, folder) { return true }
             if let reach, !reach.mightIgnore(name: name, isFolder: folder) { return false }
             return isIgnored(path, folder)
         }

@@ -23,6 +23,13 @@ extension Repository {
         return git_index_get_bypath(index, path, 0) != nil
     }
 
+    /// Removes `paths` from the index, as `git rm --cached` does: the files stay in the work tree.
+    public func untrack(_ paths: [String]) throws(GitError) {
+        try withIndex { (index) throws(GitError) in
+            for path in paths { try Self.unstage(index, path) }
+        }
+    }
+
     /// Records in the index that `from` was moved to `to` (as `git mv` does), when `from` was tracked.
     public func stageMove(from: String, to: String) throws(GitError) {
         try withIndex { (index) throws(GitError) in

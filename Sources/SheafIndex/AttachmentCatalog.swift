@@ -91,7 +91,7 @@ extension NoteIndex {
             INSERT OR REPLACE INTO attachments (path, type, size, mtime_ns, inode, state, hash, width, height, thumbnail, error)
             VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL)
             """)
-        for f in files {
+        for f in files where !VaultPath.isObsidianDocument(f.path) {
             let inode = Int64(bitPattern: f.inode)
             if let old = stored.removeValue(forKey: PathKey(f.path)), old == (f.size, f.mtimeNanoseconds, inode) { continue }
             let type = MediaType.of(f.path)

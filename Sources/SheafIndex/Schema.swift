@@ -124,6 +124,7 @@ enum Schema {
                 INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
                 """)
         }
+        LinkSchema.register(in: &migrator)        // "v3-links-from-blocks", LinkSchema.swift
         return migrator
     }
 }

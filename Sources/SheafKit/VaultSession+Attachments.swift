@@ -42,8 +42,7 @@ extension VaultSession {
         let targets = LinkTargets(paths: try index.allPaths())
         var linkedFrom: [String: Set<String>] = [:]
         for link in try index.linksToAttachments() {
-            let resolved = link.kind == .wiki || link.kind == .wikiEmbed
-                ? targets.resolveWiki(link.target, from: link.notePath) : targets.resolveRelative(link.target, from: link.notePath)
+            let resolved = targets.resolve(link.target, from: link.notePath)
             if let resolved { linkedFrom[resolved, default: []].insert(link.notePath) }
         }
         let store = thumbnailStore
@@ -118,8 +117,20 @@ extension VaultSession {
             }
             sources.append(absolute)
         }
-        let folder = VaultPath.folder(note.path)
-        let wiki = Self.prefersWikiLinks(note.note.links)
+        // Obsidian's attachment folder and link style when the vault has .obsidian/app.json;
+        // else beside the note, in the style the note's links already use.
+        let settings = ObsidianSettings.load(vaultRoot: vault.root)
+        guard let folder = settings.map({ $0.attachmentFolder(forNoteAt: note.path) }) ?? VaultPath.folder(note.path) else {
+            throw SheafError("the attachment folder of .obsidian/app.json is outside the vault", path: settings?.attachmentFolderPath ?? "",
+                             hint: "set attachmentFolderPath in Obsidian's Files and links settings")
+        }
+        if !folder.isEmpty {
+            _ = try vaultFolder(folder)
+            do { try FileManager.default.createDirectory(atPath: vault.absolute(folder), withIntermediateDirectories: true) }
+            catch { throw SheafError("cannot make the attachment folder", path: folder, cause: error.localizedDescription) }
+        }
+        let wiki = settings.map { !$0.useMarkdownLinks } ?? Self.prefersWikiLinks(note.note.links)
+        let format = settings?.newLinkFormat ?? "shortest"
         var attached: [AttachedFile] = []
         var copied: [String] = []
         var targets = LinkTargets(paths: try freshIndex().0.allPaths())
@@ -132,7 +143,7 @@ extension VaultSession {
                 copied.append(path)
                 targets.add(path)
             }
-            attached.append(AttachedFile(source: source, path: path, embed: Self.embed(path, wiki: wiki, targets: targets)))
+            attached.append(AttachedFile(source: source, path: path, embed: Self.embed(path, wiki: wiki, format: format, targets: targets, from: note.path)))
         }
         try append(attached.map(\.embed).joined(separator: "\n"), to: note)
         let report = try makeThumbnails(forPaths: attached.map(\.path))
@@ -145,13 +156,21 @@ extension VaultSession {
         return wiki >= links.count - wiki
     }
 
-    static func embed(_ path: String, wiki: Bool, targets: LinkTargets) -> String {
+    /// The embed of the file at `path` for the note at `notePath`: `format` is Obsidian's
+    /// `newLinkFormat` (`shortest`: the name while it reaches the file; `relative`; `absolute`).
+    static func embed(_ path: String, wiki: Bool, format: String = "shortest", targets: LinkTargets, from notePath: String) -> String {
         let name = VaultPath.fileName(path)
-        // Characters that end a wiki-link cannot be written inside one.
-        if wiki && !name.contains(where: { "[]|#^".contains($0) }) {
-            return "![[" + LinkRewriter.wikiTarget(written: name, newPath: path, after: targets) + "]]"
+        let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
+        var candidates: [String]
+        switch format {
+        case "absolute": candidates = [path]
+        case "relative": candidates = [relative, path]
+        default: candidates = [name, relative, path]
         }
-        return "![](" + LinkRewriter.percentEncoded(name) + ")"
+        let chosen = candidates.first { targets.resolve($0, from: notePath) == path } ?? "/" + path
+        // Characters that end a wiki-link cannot be written inside one.
+        if wiki && !chosen.contains(where: { "[]|#^".contains($0) }) { return "![[" + chosen + "]]" }
+        return "![](" + LinkRewriter.percentEncoded(chosen) + ")"
     }
 
     /// Copies a file into a vault folder under a free name (`photo.jpg`, `photo 2.jpg`, ...),

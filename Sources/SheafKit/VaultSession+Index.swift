@@ -38,7 +38,7 @@ extension VaultSession {
         }
         do {
             let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
-            let report = try index.scan(vault: vault, walker: walker(), progress: progress ?? onIndexProgress)
+            let report = try index.scan(vault: vault, walker: walker(forIndex: true), progress: progress ?? onIndexProgress)
             try index.finishBuild()
             withExtendedLifetime(lock) {}
             cachedIndex = (index, report)
@@ -57,12 +57,17 @@ extension VaultSession {
         return (index, nil)
     }
 
-    /// The walk of this vault, with git's ignore rules.
-    func walker() throws(SheafError) -> VaultWalker {
+    /// The walk of this vault, with git's ignore rules; for the index also Obsidian's excluded
+    /// files (`userIgnoreFilters` in `.obsidian/app.json`). `mv` and the other writers walk
+    /// without them, so links in excluded notes are still kept working.
+    func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
         let repo = try repository()
-        return VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
+        let excluded = forIndex ? ObsidianSettings.load(vaultRoot: vault.root).flatMap { $0.userIgnoreFilters.isEmpty ? nil : $0 } : nil
+        var walker = VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
             guard let repo else { return false }
             return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
         }
+        if let excluded { walker.excludes = { excluded.excludes($0, isFolder: $1) } }
+        return walker
     }
 }

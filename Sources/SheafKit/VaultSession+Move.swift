@@ -1,6 +1,6 @@
-// `sheaf mv`: move or rename a note and rewrite the links that point to it. Other notes change
-// only in the target text of those links; the moved note's own relative links are re-pointed
-// when its folder changes. The move is staged in git as `git mv` would.
+// `sheaf mv`: move or rename a note and rewrite the links that would no longer reach their file
+// (LinkRewriter: every link form, front-matter properties included). Other notes change only in
+// those links; the moved note's own links are re-pointed when its folder changes. The move is staged in git as `git mv` would.
 import Foundation
 import SheafCore
 
@@ -90,22 +90,26 @@ extension VaultSession {
         return try editNote(from, with: writer, edit) != .unchanged
     }
 
-    /// Rewrites the links of every other note that pointed at `from`, each on the note's bytes
-    /// as they are when it is written. Safe to run again: a rewritten link no longer points at `from`.
+    /// Rewrites the links of every other note that would no longer reach their file: those that
+    /// pointed at `from`, and those a name the move made ambiguous would take elsewhere. Each is
+    /// edited on the note's bytes as they are when it is written. Safe to run again: a rewritten
+    /// link reaches its file.
     private func rewriteLinks(to from: String, movedTo target: String, catalog: Catalog,
                               writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
         let (before, after) = Self.linkTargets(catalog.linkTargets, moving: from, to: target)
+        let moves = [from: target]
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
         // Compared as bytes: an NFC/NFD twin of the moved note is another file.
         for other in catalog.notes where !PathBytes.same(other.path, from) && !PathBytes.same(other.path, target) {
-            guard other.note.links.contains(where: { before.resolve($0, from: other.path).map { PathBytes.same($0, from) } ?? false }) else { continue }
+            guard LinkRewriter.needsRewrite(links: other.note.links, notePath: other.path, newNotePath: other.path,
+                                            moves: moves, before: before, after: after) else { continue }
             guard other.note.isEditable else {
                 skipped.append(VaultWarning(path: other.path, message: "links not updated: " + (other.note.warnings.first?.description ?? "")))
                 continue
             }
             let path = other.path
-            let edit = Self.linkEdit(of: path, movingTo: path, moves: [from: target], before: before, after: after)
+            let edit = Self.linkEdit(of: path, movingTo: path, moves: moves, before: before, after: after)
             let outcome = try editNote(path, with: writer, edit)
             if outcome != .unchanged { rewritten.append(path) }
         }
@@ -130,9 +134,8 @@ extension VaultSession {
         { text in
             var document = NoteDocument(text: text)
             let note = Note(path: notePath, bytes: Array(text.utf8))
-            guard let body = LinkRewriter.rewrite(body: document.body, links: note.links, notePath: notePath,
-                                                  newNotePath: newNotePath, moves: moves, before: before, after: after) else { return nil }
-            document.body = body
+            guard LinkRewriter.rewrite(&document, links: note.links, notePath: notePath, newNotePath: newNotePath,
+                                       moves: moves, before: before, after: after) else { return nil }
             return document.rendered
         }
     }

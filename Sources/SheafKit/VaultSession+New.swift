@@ -19,7 +19,8 @@ extension VaultSession {
                            now: Date = Date()) throws(SheafError) -> NewNoteReport {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmedTitle.isEmpty else { throw SheafError("a note needs a title", hint: "sheaf new \"My title\"") }
-        let folderPath = try vaultFolder(folder ?? "")
+        // Without --folder, Obsidian's new-note location when the vault has .obsidian/app.json.
+        let folderPath = try vaultFolder(folder ?? ObsidianSettings.load(vaultRoot: vault.root)?.newNoteFolder(workingFolder: workingFolder) ?? "")
         let catalog = try catalog()
         let taken = Set(catalog.files.map(\.path))
         let fm = FileManager.default

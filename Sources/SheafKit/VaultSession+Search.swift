@@ -35,8 +35,7 @@ extension VaultSession {
         let targets = try linkTargets()
         var linking = Set<String>()
         for link in try index.links(toKey: VaultPath.stem(note.path).lowercased()) {
-            let resolved = link.kind == .wiki || link.kind == .wikiEmbed
-                ? targets.resolveWiki(link.target, from: link.notePath) : targets.resolveRelative(link.target, from: link.notePath)
+            let resolved = targets.resolve(link.target, from: link.notePath)
             if resolved == note.path { linking.insert(link.notePath) }
         }
         return linking.sorted()

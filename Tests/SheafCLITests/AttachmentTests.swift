@@ -71,6 +71,8 @@ import Testing
     @Test func aNoteWithMarkdownLinksGetsAMarkdownEmbedInItsLineEndings() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
+        // Without Obsidian's settings (.obsidian/app.json names a link style), the note's own style.
+        try FileManager.default.removeItem(atPath: vault + "/.obsidian/app.json")
         CLI.write("# Shed\r\n\r\nSee [the plan](plan.md) and ![old](old.png)\r\nNo newline at the end", to: vault + "/Projects/Shed.md")
         let photo = temp.path + "/my shed.jpg"
         try FileManager.default.copyItem(atPath: Fixtures.path("photo.jpg"), toPath: photo)

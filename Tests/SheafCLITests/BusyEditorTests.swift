@@ -105,9 +105,9 @@ let longTests = ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"
         let saves = editor.stop()
         #expect(saves.count > 10)
         #expect(BusyEditor.lost(saves, in: vault) == [])
-        // Notes the editor left alone point at the final name.
+        // Notes the editor left alone point at the final name, and still read "Target".
         let quiet = linking.filter { !edited.contains($0) }
-        #expect(quiet.allSatisfy { CLI.read(vault + "/" + $0).contains("[[\(name)]]") })
+        #expect(quiet.allSatisfy { CLI.read(vault + "/" + $0).contains("[[\(name)|Target]]") })
     }
 
     /// Also pins: an editor's swap file that vanished between the status pass and staging failed

@@ -206,7 +206,7 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
             let listed = CLI.run(["ls", "--paths"], in: vault)
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains("Archive/Gone.md") && !listed.stdout.contains("\nTarget.md"))
-            for i in 0..<3 { #expect(CLI.read(vault + "/Links/n\(i).md") == "See [[Gone]].\n", "renamed: \(renamed)") }
+            for i in 0..<3 { #expect(CLI.read(vault + "/Links/n\(i).md") == "See [[Gone|Target]].\n", "renamed: \(renamed)") }  // reads as before
             #expect(!FileManager.default.fileExists(atPath: vault + "/.sheaf/move-journal"))
         }
     }

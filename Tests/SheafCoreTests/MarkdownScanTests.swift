@@ -30,8 +30,9 @@ import Testing
     @Test func markdownLinksAreDecodedAndURLsSkipped() {
         let body = "[a](../Other/Note.md) [b](Note%20With%20Spaces.md) [c](<Spaced Name.md>) ![i](images/chart.png) [web](https://x.org) [top](#top) [d](Sub/Page.md#section)"
         let scan = MarkdownScan(body: body)
-        #expect(scan.links.map(\.target) == ["../Other/Note.md", "Note With Spaces.md", "Spaced Name.md", "images/chart.png", "Sub/Page.md"])
-        #expect(scan.links.map(\.kind) == [.markdown, .markdown, .markdown, .markdownEmbed, .markdown])
+        #expect(scan.links.map(\.target) == ["../Other/Note.md", "Note With Spaces.md", "Spaced Name.md", "images/chart.png", "", "Sub/Page.md"])
+        #expect(scan.links.map(\.kind) == [.markdown, .markdown, .markdown, .markdownEmbed, .markdown, .markdown])
+        #expect(scan.links[4].fragment == "top")  // a link to a heading of its own note
         #expect(scan.links.last?.fragment == "section")
     }
 

@@ -1,0 +1,105 @@
+// The block structure of a note's body, as a CommonMark parser (cmark-gfm, with GitHub's table
+// extension) reads it. Sheaf's own scanner then looks for links and tags only in the lines of
+// paragraphs, headings and tables: never in code (fenced, indented, inside a quote or a list),
+// never in HTML blocks (`<!-- [[X]] -->`). This is the only file that calls cmark-gfm.
+import CCmarkGFM
+
+/// One leaf block whose text may hold links and tags.
+struct TextBlock: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case paragraph
+        case heading(level: Int)
+        case table
+    }
+    var kind: Kind
+    /// First and last line of the block, 0-based, as `MarkdownBlocks.lineStarts` counts them.
+    var lines: ClosedRange<Int>
+}
+
+enum MarkdownBlocks {
+    /// cmark-gfm's extensions are registered once per process; the table extension is then a
+    /// read-only global that every parser may attach.
+    nonisolated(unsafe) private static let tableExtension: OpaquePointer? = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return cmark_find_syntax_extension("table")
+    }()
+
+    /// The paragraphs, headings and tables of `bytes`, in document order. Lines that belong to a
+    /// code or HTML block are never part of one.
+    static func textBlocks(_ bytes: [UInt8]) -> [TextBlock] {
+        guard let parser = cmark_parser_new(sheaf_cmark_options()) else { return [] }
+        defer { cmark_parser_free(parser) }  // after the tree is read: the tree uses its memory
+        if let table = tableExtension { cmark_parser_attach_syntax_extension(parser, table) }
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parser_feed(parser, $0, buffer.count) }
+            }
+        }
+        guard let document = cmark_parser_finish(parser) else { return [] }
+        defer { cmark_node_free(document) }
+        var blocks: [TextBlock] = []
+        collect(document, into: &blocks)
+        return blocks
+    }
+
+    private static func collect(_ parent: OpaquePointer, into blocks: inout [TextBlock]) {
+        var child = cmark_node_first_child(parent)
+        while let node = child {
+            defer { child = cmark_node_next(node) }
+            let first = Int(cmark_node_get_start_line(node)) - 1
+            let last = max(first, Int(cmark_node_get_end_line(node)) - 1)
+            guard first >= 0 else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_PARAGRAPH:
+                blocks.append(TextBlock(kind: .paragraph, lines: first...last))
+            case CMARK_NODE_HEADING:
+                blocks.append(TextBlock(kind: .heading(level: Int(cmark_node_get_heading_level(node))), lines: first...last))
+            case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM, CMARK_NODE_FOOTNOTE_DEFINITION:
+                collect(node, into: &blocks)
+            case CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK, CMARK_NODE_THEMATIC_BREAK:
+                break
+            default:
+                // Extension blocks name themselves: the table extension's is "table".
+                if let name = cmark_node_get_type_string(node), String(cString: name) == "table" {
+                    tableBlocks(node, first: first, last: last, into: &blocks)
+                }
+            }
+        }
+    }
+
+    /// A table, and the paragraph it interrupted. cmark-gfm 0.29 gives a table that interrupts a
+    /// paragraph the paragraph's first line and leaves the rest of that paragraph without a
+    /// position (line 0); the body rows' lines are right. The header is the line above the
+    /// delimiter row, which is the line above the first body row (or the table's last line).
+    private static func tableBlocks(_ table: OpaquePointer, first: Int, last: Int, into blocks: inout [TextBlock]) {
+        var bodyRow: Int? = nil
+        var row = cmark_node_first_child(table)
+        while let r = row, bodyRow == nil {
+            if let name = cmark_node_get_type_string(r), String(cString: name) == "table_row" {
+                bodyRow = Int(cmark_node_get_start_line(r)) - 1
+            }
+            row = cmark_node_next(r)
+        }
+        let delimiter = bodyRow.map { $0 - 1 } ?? last
+        let header = max(first, delimiter - 1)
+        if header > first { blocks.append(TextBlock(kind: .paragraph, lines: first...(header - 1))) }
+        blocks.append(TextBlock(kind: .table, lines: header...max(header, last)))
+    }
+
+    /// Byte offsets where each line starts, counting line breaks as CommonMark does (`\n`,
+    /// `\r\n`, or a lone `\r`), so line numbers agree with the parser's.
+    static func lineStarts(_ b: [UInt8]) -> [Int] {
+        var starts = [0]
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x0A {
+                starts.append(i + 1)
+            } else if b[i] == 0x0D {
+                if i + 1 < b.count && b[i + 1] == 0x0A { i += 1 }
+                starts.append(i + 1)
+            }
+            i += 1
+        }
+        return starts
+    }
+}

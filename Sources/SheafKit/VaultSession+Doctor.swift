@@ -1,0 +1,258 @@
+// `sheaf doctor`: the vault's health in one report. Links that reach nothing, `#heading` and
+// `#^block` references to what a note does not hold, orphans, names that clash on a case-blind
+// file system or cannot exist on Windows or Android, conflict markers committed in notes, files git
+// tracks although .gitignore now ignores them, and the index's own integrity. It only reads:
+// every finding says how to fix it, and nothing here deletes or rewrites a note.
+import Foundation
+import SheafCore
+import SheafGit
+import SheafIndex
+
+/// One thing `doctor` found.
+public struct DoctorFinding: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case brokenLink = "broken-link"
+        case brokenHeading = "broken-heading"
+        case brokenBlock = "broken-block"
+        case orphanNote = "orphan-note"
+        case orphanAttachment = "orphan-attachment"
+        case caseClash = "case-clash"
+        case unportableName = "unportable-name"
+        case conflictMarkers = "conflict-markers"
+        case trackedButIgnored = "tracked-but-ignored"
+        case index = "index"
+    }
+    public let kind: Kind
+    public let path: String
+    /// 1-based line in the file, when the finding has one.
+    public let line: Int?
+    public let message: String
+    /// How to fix it.
+    public let fix: String
+    /// The commit that brought it, for committed conflict markers.
+    public let commit: String?
+    /// Set by `doctor(fix: true)` for what it repaired.
+    public var fixed = false
+}
+
+extension VaultSession {
+    /// Every finding, sorted by path, then line, then kind. With `fix`, repairs what is safe and
+    /// marks it `fixed`: tracked files that .gitignore ignores leave git's index (the files stay,
+    /// the removal is staged for the next commit), and a damaged index is rebuilt from the files.
+    /// Nothing else is touched; no note is ever deleted or edited.
+    public func doctor(fix: Bool) throws(SheafError) -> [DoctorFinding] {
+        var findings = try doctor()
+        guard fix else { return findings }
+        let untrack = findings.filter { $0.kind == .trackedButIgnored }.map(\.path)
+        if !untrack.isEmpty, let repo = try repository() {
+            try withWriterLock { () throws(SheafError) in
+                do throws(GitError) { try repo.untrack(untrack) }
+                catch { throw SheafError("cannot update git's index", path: vault.root, cause: error.description) }
+            }
+            for i in findings.indices where findings[i].kind == .trackedButIgnored { findings[i].fixed = true }
+        }
+        if findings.contains(where: { $0.kind == .index }) {
+            _ = try freshIndex(rebuild: true)
+            for i in findings.indices where findings[i].kind == .index { findings[i].fixed = true }
+        }
+        return findings
+    }
+
+    /// Every finding, sorted by path, then line, then kind.
+    public func doctor() throws(SheafError) -> [DoctorFinding] {
+        let (index, _) = try freshIndex()
+        let catalog = try catalog()
+        let targets = catalog.linkTargets
+        var findings: [DoctorFinding] = []
+        var linked = Set<String>()  // files some other note links to
+        var linksOut = Set<String>()  // notes that link to some other file
+        var markers: [(path: String, line: Int)] = []
+        let notesByPath = Dictionary(catalog.notes.map { ($0.path, $0.note) }, uniquingKeysWith: { a, _ in a })
+
+        for entry in catalog.notes {
+            let note = entry.note
+            let lines = LineLocator(text: CLIText.read(vault.absolute(entry.path)) ?? "", note: note)
+            for link in note.links {
+                guard let resolved = targets.resolve(link, from: entry.path) else {
+                    findings.append(DoctorFinding(kind: .brokenLink, path: entry.path, line: lines.line(of: link),
+                                                  message: "the link to \"\(link.target)\" reaches no file",
+                                                  fix: "create the note, or point the link at an existing one", commit: nil))
+                    continue
+                }
+                if resolved != entry.path { linked.insert(resolved); linksOut.insert(entry.path) }
+                guard let fragment = link.fragment, !fragment.isEmpty, let target = notesByPath[resolved] else { continue }
+                if fragment.hasPrefix("^") {
+                    let id = String(fragment.dropFirst())
+                    if !target.blockIDs.contains(where: { $0.lowercased() == id.lowercased() }) {
+                        findings.append(DoctorFinding(kind: .brokenBlock, path: entry.path, line: lines.line(of: link),
+                                                      message: "\(resolved) has no block ^\(id)",
+                                                      fix: "add ` ^\(id)` at the end of the block in \(resolved), or fix the link", commit: nil))
+                    }
+                } else if !Self.hasHeading(fragment, in: target) {
+                    findings.append(DoctorFinding(kind: .brokenHeading, path: entry.path, line: lines.line(of: link),
+                                                  message: "\(resolved) has no heading \"\(Self.lastHeadingPart(fragment))\"",
+                                                  fix: "fix the link to one of the note's headings, or add the heading", commit: nil))
+                }
+            }
+            if let i = lines.textLines.firstIndex(where: Self.isConflictMarker) { markers.append((entry.path, i + 1)) }
+        }
+
+        for entry in catalog.notes where !linked.contains(entry.path) && !linksOut.contains(entry.path) && !ConflictName.isConflict(entry.path) {
+            findings.append(DoctorFinding(kind: .orphanNote, path: entry.path, line: nil,
+                                          message: "no note links to it and it links to none",
+                                          fix: "link it from a note that belongs with it (harmless if it stands alone)", commit: nil))
+        }
+        for attachment in try attachments(orphansOnly: true) {
+            findings.append(DoctorFinding(kind: .orphanAttachment, path: attachment.record.path, line: nil,
+                                          message: "no note links to it",
+                                          fix: "embed it where it belongs, or delete it if it is not needed", commit: nil))
+        }
+        findings += Self.nameFindings(catalog.files.map(\.path))
+        let (broughtBy, tracked) = try gitFindings(markers.map(\.path))
+        for marker in markers {
+            let commit = broughtBy[marker.path]
+            findings.append(DoctorFinding(kind: .conflictMarkers, path: marker.path, line: marker.line,
+                                          message: commit != nil ? "conflict markers are committed" : "conflict markers (not committed)",
+                                          fix: "keep the right text, delete the marker lines (<<<<<<<, =======, >>>>>>>), and commit",
+                                          commit: commit))
+        }
+        findings += tracked
+        for problem in try index.integrityProblems() {
+            findings.append(DoctorFinding(kind: .index, path: ".sheaf/index.sqlite", line: nil, message: problem,
+                                          fix: "run `sheaf index --rebuild` (the index is rebuilt from the files)", commit: nil))
+        }
+        return findings.sorted { a, b in
+            if a.path != b.path { return a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+            if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
+            return a.kind.rawValue < b.kind.rawValue
+        }
+    }
+
+    /// Obsidian names a heading by its text; `#A#B` names B under A. Compared without case, with
+    /// the characters a link cannot hold (`# | ^ : [ ] %`) read as blanks.
+    static func hasHeading(_ fragment: String, in note: Note) -> Bool {
+        let wanted = headingKey(lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment))
+        return note.headings.contains { headingKey($0) == wanted }
+    }
+
+    static func lastHeadingPart(_ fragment: String) -> String {
+        String(fragment.split(separator: "#", omittingEmptySubsequences: true).last ?? Substring(fragment))
+    }
+
+    static func headingKey(_ text: String) -> String {
+        let blanked = text.lowercased().map { "#|^:[]%".contains($0) ? " " : $0 }
+        return String(blanked).split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// `<<<<<<< `, `=======` or `>>>>>>> ` at the start of a line, as git writes them.
+    static func isConflictMarker(_ line: Substring) -> Bool {
+        line.hasPrefix("<<<<<<< ") || line == "<<<<<<<" || line.hasPrefix(">>>>>>> ") || line == ">>>>>>>"
+    }
+
+    /// Names two files share but for case, and names Windows or Android cannot hold.
+    static func nameFindings(_ paths: [String]) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        var byKey: [String: [String]] = [:]
+        for path in paths { byKey[path.lowercased(), default: []].append(path) }
+        for (_, group) in byKey where group.count > 1 {
+            for path in group {
+                let others = group.filter { $0 != path }.joined(separator: ", ")
+                findings.append(DoctorFinding(kind: .caseClash, path: path, line: nil,
+                                              message: "differs only by case from \(others): one of them is lost on macOS and Windows",
+                                              fix: "rename one of them with `sheaf mv`", commit: nil))
+            }
+        }
+        for path in paths {
+            for part in path.split(separator: "/") {
+                let bad = part.filter { ":*?\"<>|\\".contains($0) }
+                let trailing = part.last == "." || part.last == " "
+                guard !bad.isEmpty || trailing else { continue }
+                let why = !bad.isEmpty ? "holds \(Set(bad).sorted().map { "\($0)" }.joined(separator: " "))" : "ends with a dot or a space"
+                findings.append(DoctorFinding(kind: .unportableName, path: path, line: nil,
+                                              message: "the name \"\(part)\" \(why), which Windows and Android cannot store",
+                                              fix: "rename it with `sheaf mv` (or `git mv` for a folder)", commit: nil))
+                break
+            }
+        }
+        return findings
+    }
+
+    /// For the notes with conflict markers: the commit that brought the markers, when HEAD holds
+    /// them. And the tracked files that .gitignore now ignores.
+    private func gitFindings(_ markerPaths: [String]) throws(SheafError) -> ([String: String], [DoctorFinding]) {
+        guard let repo = try repository() else { return ([:], []) }
+        var broughtBy: [String: String] = [:]
+        var findings: [DoctorFinding] = []
+        do {
+            guard let head = try repo.head() else { return ([:], []) }
+            let files = try repo.files(inCommit: head.id)
+            for path in markerPaths {
+                guard let file = files[path], Self.hasConflictMarkers(try repo.blobBytes(file.blob)) else { continue }
+                // The oldest commit of the unbroken run of versions with markers brought them.
+                var brought = head.id
+                for change in try repo.pathHistory(path, limit: 50) {
+                    guard let f = change.file, Self.hasConflictMarkers(try repo.blobBytes(f.blob)) else { break }
+                    brought = change.commit.id
+                }
+                broughtBy[path] = brought
+            }
+            // Still in git's index: one `--fix` untracked, pending its commit, is done.
+            for path in files.keys.sorted() {
+                guard try repo.isIgnored(path), try repo.isTracked(path) else { continue }
+                findings.append(DoctorFinding(kind: .trackedButIgnored, path: path, line: nil,
+                                              message: "git tracks it although .gitignore ignores it",
+                                              fix: "run `sheaf doctor --fix` (or `git rm --cached`), then commit; the file stays on disk", commit: nil))
+            }
+        } catch {
+            throw SheafError("cannot read the vault's git history", path: vault.root, cause: error.description)
+        }
+        return (broughtBy, findings)
+    }
+
+    static func hasConflictMarkers(_ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .contains { isConflictMarker($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+    }
+}
+
+/// Reads a note's file as text, nil when it cannot.
+enum CLIText {
+    static func read(_ absolutePath: String) -> String? {
+        guard case .whole(let bytes)? = NoteBytes.read(absolutePath) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
+
+/// Line numbers of a note's links in its file (front-matter lines counted).
+struct LineLocator {
+    let textLines: [Substring]
+    private let bodyOffsetLines: Int
+    private let blockStarts: [Int]
+    private let bodyStarts: [Int]
+
+    init(text: String, note: Note) {
+        textLines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        let document = NoteDocument(text: text)
+        let block = document.frontMatter?.rendered ?? ""
+        bodyOffsetLines = block.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        blockStarts = Self.starts(block)
+        bodyStarts = Self.starts(document.body)
+    }
+
+    static func starts(_ text: String) -> [Int] {
+        var starts = [0]
+        for (i, c) in text.utf8.enumerated() where c == 0x0A { starts.append(i + 1) }
+        return starts
+    }
+
+    /// The 1-based line of the file where `link`'s target starts.
+    func line(of link: Link) -> Int {
+        let starts = link.inFrontMatter ? blockStarts : bodyStarts
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= link.targetRange.lowerBound { lo = mid } else { hi = mid - 1 }
+        }
+        return lo + 1 + (link.inFrontMatter ? 0 : bodyOffsetLines)
+    }
+}
