@@ -124,6 +124,40 @@ public struct VaultWalker {
         for sub in subfolders { walk(sub, reach: reach, realRoot: realRoot, into: &files, warnings: &warnings) }
     }
 
+    /// The file at one vault path as the walk would find it, without walking: nil when the walk
+    /// would not list it (nothing there, a folder, a name or folder starting with `.`, an ignored
+    /// file or folder, a path through a symlinked folder, a symlink leading out of the vault or
+    /// to no file). `realRoot` is the vault root with its symlinks resolved (`realRoot()`).
+    /// Stats only the file and the folders on its way, never a sibling.
+    public func file(at path: String, realRoot: String) -> VaultFile? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
+        var folder = ""
+        for name in parts.dropLast() {
+            folder = VaultPath.join(folder, String(name))
+            var info = stat()
+            guard lstat(vault.absolute(folder), &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+                  !isIgnored(folder, true) else { return nil }
+        }
+        let full = vault.absolute(path)
+        var info = stat()
+        guard lstat(full, &info) == 0, !isIgnored(path, false) else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return Self.file(path, info)
+        case S_IFLNK:
+            guard let target = Self.realPath(full), VaultPathGuard.isReadableTarget(target, realRoot: realRoot) else { return nil }
+            var targetInfo = stat()
+            guard stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG else { return nil }
+            return Self.file(path, targetInfo)
+        default:
+            return nil
+        }
+    }
+
+    /// The vault root with its symlinks resolved, as `file(at:realRoot:)` takes it.
+    public func realRoot() -> String { Self.realPath(vault.root) ?? vault.root }
+
     private static func file(_ path: String, _ info: stat) -> VaultFile {
         VaultFile(path: path, size: Int(info.st_size),
                   mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),

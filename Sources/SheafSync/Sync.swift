@@ -33,6 +33,9 @@ public struct PullReport: Sendable {
     public var refused: [RefusedPath] = []
     /// Submodules of the remote's commit, kept in git but not written into the vault.
     public var gitlinks: [String] = []
+    /// The vault paths the pull added, changed, removed or moved in the work tree (from the
+    /// commit diff it applied): what the index and thumbnails are updated from.
+    public var changes = VaultChangeSet()
     public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
 }
 
@@ -126,6 +129,7 @@ public struct Syncer {
             report.keptLocalEdits = result.keptLocalEdits
             report.refused += result.refused
             report.gitlinks = result.gitlinks
+            report.changes = result.changes
             return report
         }
     }
@@ -184,14 +188,17 @@ public struct Syncer {
         var attempt = 0
         var outcomes: [PathOutcome] = []
         var kept: [String] = []
+        var changes = VaultChangeSet()
         while true {
             var pulled = try pull()
             outcomes += pulled.outcomes
             kept += pulled.keptLocalEdits
+            changes = changes.followed(by: pulled.changes)
             do {
                 let pushed = try push()
                 pulled.outcomes = outcomes
                 pulled.keptLocalEdits = kept
+                pulled.changes = changes
                 return (pulled, pushed)
             } catch SyncError.transfer(_, _, .rejected, _) {
                 guard attempt < retryDelays.count else { throw .stillRejected(remote: remote, attempts: attempt + 1) }
