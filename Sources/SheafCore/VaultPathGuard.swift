@@ -96,7 +96,14 @@ public enum VaultPathGuard {
         // ASCII names (nearly all) without building strings: every ignorable code point is
         // non-ASCII, and lower-casing ASCII is `| 0x20` on letters. Same answer, ~20x cheaper
         // (this ran on every entry of a pulled tree: a quarter of a pull's CPU at 10k notes).
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+        var ascii = true
+        for scalar in name.unicodeScalars where !scalar.isASCII {
+            ascii = false
+            // Another code point stays in the folded name and folds to no ASCII letter (only
+            // U+0130 and U+212A lower-case to ASCII letters), so the name cannot be reserved.
+            if !isIgnorable(scalar) && scalar.value != 0x130 && scalar.value != 0x212A { return nil }
+        }
+        if ascii {
             var bytes = name.utf8[...]
             while let last = bytes.last, last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
             guard (4...7).contains(bytes.count) else { return nil }

@@ -35,11 +35,9 @@ extension NoteIndex {
         var report = ScanReport()
         let keys = changes.paths
         guard !keys.isEmpty else { return report }
-        let realRoot = walker.realRoot()
         var noteFiles: [VaultFile] = []
         var otherFiles: [VaultFile] = []
-        for key in keys {
-            guard let file = walker.file(at: key.path, realRoot: realRoot) else { continue }
+        for file in walker.files(at: keys.map(\.path)) {
             if file.isNote { noteFiles.append(file) } else { otherFiles.append(file) }
         }
         report.scanned = noteFiles.count + otherFiles.count
