@@ -119,7 +119,7 @@ public struct Syncer {
                 report = PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes)
                 target = Target(commit: commit, ownParents: [local!, theirs], message: message)
             }
-            let safe = try sanitized(target, branch: branch)
+            let safe = try sanitized(target, branch: branch, accepted: local)
             report.head = safe.commit
             report.refused = safe.refused
             let refusedPaths = Set(safe.refused.map(\.path))
@@ -145,8 +145,9 @@ public struct Syncer {
     /// The target without the entries Sheaf refuses to write (see TreeSafety): Sheaf's own merge
     /// commit is remade without them; a remote's commit gets a commit on top that leaves them
     /// out, so neither the work tree nor `.git/index` ever holds them and the next push drops them.
-    private func sanitized(_ target: Target, branch: String) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
-        let verdict = try TreeSafety(repository: repository).check(commit: target.commit)
+    /// Entries the local commit `accepted` already holds as they are are not checked again.
+    private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
+        let verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
         guard !verdict.refused.isEmpty else { return (target.commit, []) }
         let built = try repository.tree(from: verdict.safe)
         let refused = verdict.refused + built.rejected.map {
