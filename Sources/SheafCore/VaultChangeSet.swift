@@ -61,6 +61,7 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
     /// Records that `path` now holds a file it did not hold before.
     public mutating func add(_ path: String) {
         let key = PathKey(path)
+        guard !renamed.contains(where: { $0.to == key }) else { return }  // already a file there
         if removed.remove(key) != nil { changed.insert(key) } else if !changed.contains(key) { added.insert(key) }
     }
 
