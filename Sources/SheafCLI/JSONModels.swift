@@ -131,6 +131,8 @@ struct SyncJSON: Encodable {
     let resumed: Bool
     let pull: PullJSON?
     let push: PushJSON?
+    /// Steps after the pull that failed (index, thumbnails), as `path: message`.
+    let warnings: [String]
 
     struct PullJSON: Encodable {
         let result: String
@@ -156,5 +158,6 @@ struct SyncJSON: Encodable {
                                        keptLocalEdits: $0.keptLocalEdits, refused: $0.refused, submodules: $0.gitlinks,
                                        conflicts: $0.conflicts) }
         push = run.push.map { PushJSON(pushed: $0.pushed, head: $0.head) }
+        warnings = run.warnings.map(\.description)
     }
 }

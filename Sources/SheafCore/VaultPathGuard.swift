@@ -93,6 +93,25 @@ public enum VaultPathGuard {
     /// trailing dots and spaces (Windows drops them), with characters macOS ignores in names
     /// (zero-width joiners and the like), or as an 8.3 short name (`GIT~1`).
     static func reservedName(_ name: Substring) -> Reserved? {
+        // ASCII names (nearly all) without building strings: every ignorable code point is
+        // non-ASCII, and lower-casing ASCII is `| 0x20` on letters. Same answer, ~20x cheaper
+        // (this ran on every entry of a pulled tree: a quarter of a pull's CPU at 10k notes).
+        var ascii = true
+        for scalar in name.unicodeScalars where !scalar.isASCII {
+            ascii = false
+            // Another code point stays in the folded name and folds to no ASCII letter (only
+            // U+0130 and U+212A lower-case to ASCII letters), so the name cannot be reserved.
+            if !isIgnorable(scalar) && scalar.value != 0x130 && scalar.value != 0x212A { return nil }
+        }
+        if ascii {
+            var bytes = name.utf8[...]
+            while let last = bytes.last, last == UInt8(ascii: ".") || last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
+            guard (4...7).contains(bytes.count) else { return nil }
+            let folded = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+            if folded.elementsEqual(".git".utf8) || folded.elementsEqual("git~1".utf8) { return .git }
+            if folded.elementsEqual(".sheaf".utf8) || folded.elementsEqual("sheaf~1".utf8) { return .sheaf }
+            return nil
+        }
         var scalars = name.unicodeScalars.filter { !isIgnorable($0) }
         while let last = scalars.last, last == "." || last == " " { scalars.removeLast() }
         let folded = String(String.UnicodeScalarView(scalars)).lowercased()

@@ -128,6 +128,67 @@ public struct VaultWalker {
         for sub in subfolders { walk(sub, reach: reach, realRoot: realRoot, into: &files, warnings: &warnings) }
     }
 
+    /// The files at some vault paths as the walk would find them, without walking: a path is
+    /// left out when the walk would not list it (nothing there, a folder, a name or folder
+    /// starting with `.`, an ignored file or folder, a path through a symlinked folder, a
+    /// symlink leading out of the vault or to no file). Stats only the files and the folders on
+    /// their way, never a sibling; git is asked about ignore rules only where the walk would ask
+    /// (the `.gitignore` files on the way and `outsideRules` decide, as in the walk).
+    public func files(at paths: [String]) -> [VaultFile] {
+        let realRoot = Self.realPath(vault.root) ?? vault.root
+        var reaches: [String: IgnoreReach?] = [:]
+        return paths.compactMap { file(at: $0, realRoot: realRoot, reaches: &reaches) }
+    }
+
+    /// What the ignore rules could reach among the names in `folder` (nil: anything).
+    private func reach(in folder: String, cache: inout [String: IgnoreReach?]) -> IgnoreReach? {
+        if let known = cache[folder] { return known }
+        let inherited = folder.isEmpty ? outsideRules : reach(in: VaultPath.folder(folder), cache: &cache)
+        var result = inherited
+        let gitignore = vault.absolute(folder) + "/.gitignore"
+        if access(gitignore, F_OK) == 0 {
+            if let outer = inherited, let text = try? String(contentsOfFile: gitignore, encoding: .utf8) {
+                result = outer.merging(IgnoreReach(rules: text))
+            } else {
+                result = nil  // unreadable: ask about everything below
+            }
+        }
+        cache[folder] = .some(result)
+        return result
+    }
+
+    private func file(at path: String, realRoot: String, reaches: inout [String: IgnoreReach?]) -> VaultFile? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
+        func ignored(_ name: Substring, _ path: String, folder: Bool) -> Bool {
+            if let reach = reach(in: VaultPath.folder(path), cache: &reaches),
+               !reach.mightIgnore(name: String(name), isFolder: folder) { return false }
+            return isIgnored(path, folder)
+        }
+        var folder = ""
+        for name in parts.dropLast() {
+            folder = VaultPath.join(folder, String(name))
+            var info = stat()
+            guard lstat(vault.absolute(folder), &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+                  !ignored(name, folder, folder: true) else { return nil }
+        }
+        let full = vault.absolute(path)
+        var info = stat()
+        guard lstat(full, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return ignored(parts.last!, path, folder: false) ? nil : Self.file(path, info)
+        case S_IFLNK:
+            guard let target = Self.realPath(full), VaultPathGuard.isReadableTarget(target, realRoot: realRoot) else { return nil }
+            var targetInfo = stat()
+            guard stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG,
+                  !ignored(parts.last!, path, folder: false) else { return nil }
+            return Self.file(path, targetInfo)
+        default:
+            return nil
+        }
+    }
+
     private static func file(_ path: String, _ info: stat) -> VaultFile {
         VaultFile(path: path, size: Int(info.st_size),
                   mtimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),

@@ -36,6 +36,27 @@ extension Repository {
         return collected.entries
     }
 
+    /// The entries of `to`'s tree that `from`'s tree does not hold as they are (new paths, or
+    /// another blob or mode), paths as bytes. Only the trees are read (no rename detection, no
+    /// blob): what a pull must check when everything `from` holds was accepted already.
+    public func changedEntries(from: String, to: String) throws(GitError) -> [TreeEntry] {
+        let old = try commitTree(from)
+        defer { git_tree_free(old) }
+        let new = try commitTree(to)
+        defer { git_tree_free(new) }
+        var diff: OpaquePointer?
+        try check(git_diff_tree_to_tree(&diff, handle, old, new, nil), "git_diff_tree_to_tree")
+        defer { git_diff_free(diff) }
+        var entries: [TreeEntry] = []
+        for i in 0..<git_diff_num_deltas(diff) {
+            guard let delta = git_diff_get_delta(diff, i)?.pointee, delta.status != GIT_DELTA_DELETED,
+                  let path = delta.new_file.path else { continue }
+            var id = delta.new_file.id
+            entries.append(TreeEntry(path: Self.cBytes(path), file: TreeFile(blob: Self.hex(&id), mode: UInt32(delta.new_file.mode))))
+        }
+        return entries
+    }
+
     /// The bytes of a C string, as they are (no UTF-8 repair).
     static func cBytes(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
         var out: [UInt8] = []

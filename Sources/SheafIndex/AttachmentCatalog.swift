@@ -83,23 +83,41 @@ enum AttachmentSchema {
 extension NoteIndex {
     /// Brings the attachments table in line with the walk's non-note files (part of the scan's
     /// write transaction). A new or changed file becomes `pending`; nothing is read from disk.
-    static func recordAttachments(_ db: Database, _ files: [VaultFile]) throws {
+    /// With `only`, just the rows of those paths are compared (a change set applied without a
+    /// walk: `files` are the ones of those paths that exist). Added, changed and removed
+    /// attachments are recorded in `changes`.
+    static func recordAttachments(_ db: Database, _ files: [VaultFile], changes: inout VaultChangeSet,
+                                  only paths: [PathKey]? = nil) throws {
         var stored: [PathKey: (size: Int, mtime: Int64, inode: Int64)] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode FROM attachments")
-        while let row = try rows.next() { stored[PathKey(row["path"])] = (row["size"], row["mtime_ns"], row["inode"]) }
+        if let paths {
+            let statement = try db.cachedStatement(sql: "SELECT path, size, mtime_ns, inode FROM attachments WHERE path = ?")
+            for key in paths {
+                if let row = try Row.fetchOne(statement, arguments: [key.path]) {
+                    stored[PathKey(row["path"])] = (row["size"], row["mtime_ns"], row["inode"])
+                }
+            }
+        } else {
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode FROM attachments")
+            while let row = try rows.next() { stored[PathKey(row["path"])] = (row["size"], row["mtime_ns"], row["inode"]) }
+        }
         let upsert = try db.makeStatement(sql: """
             INSERT OR REPLACE INTO attachments (path, type, size, mtime_ns, inode, state, hash, width, height, thumbnail, error)
             VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL)
             """)
         for f in files where !VaultPath.isObsidianDocument(f.path) {
             let inode = Int64(bitPattern: f.inode)
-            if let old = stored.removeValue(forKey: PathKey(f.path)), old == (f.size, f.mtimeNanoseconds, inode) { continue }
+            let old = stored.removeValue(forKey: PathKey(f.path))
+            if let old, old == (f.size, f.mtimeNanoseconds, inode) { continue }
+            if old == nil { changes.add(f.path) } else { changes.change(f.path) }
             let type = MediaType.of(f.path)
             let state: ThumbnailState = MediaType.thumbnailed.contains(type) ? .pending : .none
             try upsert.execute(arguments: [f.path, type, f.size, f.mtimeNanoseconds, inode, state.rawValue])
         }
         let delete = try db.makeStatement(sql: "DELETE FROM attachments WHERE path = ?")
-        for key in stored.keys { try delete.execute(arguments: [key.path]) }  // by bytes: keys are PathKeys
+        for key in stored.keys {
+            try delete.execute(arguments: [key.path])  // by bytes: keys are PathKeys
+            changes.remove(key.path)
+        }
     }
 
     /// Every attachment, or those at `paths`, sorted by path.

@@ -22,6 +22,10 @@ public struct ScanReport: Sendable {
     public var rebuilt: RebuildReason?
     /// The FTS table was rebuilt from the files to drop its dead rows.
     public var compacted = false
+    /// The paths whose catalog rows were added, changed, removed or renamed (notes and other
+    /// files alike). A note touched but holding the same bytes is not in it; an attachment whose
+    /// identity changed is (attachments are not read by a scan).
+    public var changes = VaultChangeSet()
 }
 
 /// One note read from disk, ready to be written to the catalog.
@@ -147,9 +151,6 @@ extension NoteIndex {
             let present = Set(noteFiles.map { PathKey($0.path) })
             gone = stored.filter { !present.contains($0.key) }
         }
-        var goneByHash: [String: [PathKey]] = [:]
-        let hashes = try storedHashes(toRead.compactMap { stored[PathKey($0.path)]?.rowid } + gone.values.map(\.rowid))
-        for (path, id) in gone { goneByHash[hashes[id.rowid] ?? "", default: []].append(path) }
         let storedFiles = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") ?? 0 }
         if toRead.isEmpty && gone.isEmpty && otherFiles.count == storedFiles && rebuildReason == nil,
            try filesUnchanged(otherFiles) {
@@ -163,33 +164,11 @@ extension NoteIndex {
             // peak RSS 52 -> 104 MB).
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA cache_size = -65536") }
         }
-        var writer = try BatchWriter(pool: pool)
-        // Files are read and parsed on all cores one batch ahead of the single writer.
-        try Self.readNotes(vault: vault, toRead, progress: progress) { read in
-            var batch = BatchWriter.Batch()
-            for item in read {
-                report.warnings += item.note.warnings.map { (item.file.path, $0.description) }
-                if let old = stored[PathKey(item.file.path)] {
-                    if hashes[old.rowid] == item.hash { batch.touches.append((old.rowid, item.file)) }
-                    else { batch.writes.append((old.rowid, item)); report.changed += 1 }
-                } else if let oldPath = goneByHash[item.hash]?.popLast(), let old = gone.removeValue(forKey: oldPath) {
-                    // Renamed notes keep their rowid; their FTS row is replaced because the path is indexed.
-                    batch.writes.append((old.rowid, item))
-                    report.renamed += 1
-                } else {
-                    batch.writes.append((nil, item))
-                    report.added += 1
-                }
-            }
-            try writer.write(batch)
-        }
-        report.removed = gone.count
-        try pool.write { db in
-            for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
-            try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count])
+        let rebuilding = rebuildReason != nil
+        try writeNotes(vault: vault, toRead, stored: stored, gone: gone, report: &report, progress: progress) { db, changes in
             try Self.replaceFiles(db, otherFiles)
-            try Self.recordAttachments(db, otherFiles)  // media: AttachmentCatalog.swift
-            if rebuildReason != nil { try clearRebuildMark(db) }
+            try Self.recordAttachments(db, otherFiles, changes: &changes)  // media: AttachmentCatalog.swift
+            if rebuilding { try self.clearRebuildMark(db) }
         }
         if report.rebuilt != nil {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2000") }
@@ -200,6 +179,59 @@ extension NoteIndex {
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// Reads `toRead` (on all cores), writes them to the catalog against the `stored` rows of
+    /// their paths (same hash: identity only; another path's `gone` row of the same hash: a
+    /// rename, which keeps its rowid), deletes the `gone` rows left, then runs `finally` in the
+    /// last write transaction. What changed is recorded in `report` (counts and `changes`).
+    func writeNotes(vault: Vault, _ toRead: [VaultFile], stored: [PathKey: StoredIdentity],
+                    gone initiallyGone: [PathKey: StoredIdentity], report: inout ScanReport,
+                    progress: (@Sendable (Int, Int) -> Void)?,
+                    finally: (Database, inout VaultChangeSet) throws -> Void) throws {
+        var gone = initiallyGone
+        var goneByHash: [String: [PathKey]] = [:]
+        let hashes = try storedHashes(toRead.compactMap { stored[PathKey($0.path)]?.rowid } + gone.values.map(\.rowid))
+        for (path, id) in gone { goneByHash[hashes[id.rowid] ?? "", default: []].append(path) }
+        // Several gone notes with one hash: the rename pairs them in byte order, whatever the hashing.
+        for key in goneByHash.keys { goneByHash[key]!.sort { PathBytes.precedes($1.path, $0.path) } }
+        var writer = try BatchWriter(pool: pool)
+        var changes = report.changes
+        var counts = (changed: 0, renamed: 0, added: 0)
+        var warnings: [(path: String, message: String)] = []
+        // Files are read and parsed on all cores one batch ahead of the single writer.
+        try Self.readNotes(vault: vault, toRead, progress: progress) { read in
+            var batch = BatchWriter.Batch()
+            for item in read {
+                warnings += item.note.warnings.map { (item.file.path, $0.description) }
+                if let old = stored[PathKey(item.file.path)] {
+                    if hashes[old.rowid] == item.hash { batch.touches.append((old.rowid, item.file)) }
+                    else { batch.writes.append((old.rowid, item)); counts.changed += 1; changes.change(item.file.path) }
+                } else if let oldPath = goneByHash[item.hash]?.popLast(), let old = gone.removeValue(forKey: oldPath) {
+                    // Renamed notes keep their rowid; their FTS row is replaced because the path is indexed.
+                    batch.writes.append((old.rowid, item))
+                    counts.renamed += 1
+                    changes.rename(from: oldPath.path, to: item.file.path)
+                } else {
+                    batch.writes.append((nil, item))
+                    counts.added += 1
+                    changes.add(item.file.path)
+                }
+            }
+            try writer.write(batch)
+        }
+        report.warnings += warnings
+        report.changed += counts.changed
+        report.renamed += counts.renamed
+        report.added += counts.added
+        report.removed += gone.count
+        for key in gone.keys { changes.remove(key.path) }
+        try pool.write { db in
+            for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
+            try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count])
+            try finally(db, &changes)
+        }
+        report.changes = changes
     }
 
     /// Whether dead FTS rows (of edited, renamed and removed notes) passed a quarter of the live ones.
@@ -292,6 +324,10 @@ extension NoteIndex {
 
     static func replaceFiles(_ db: Database, _ files: [VaultFile]) throws {
         try db.execute(sql: "DELETE FROM files")
+        try insertFiles(db, files)
+    }
+
+    static func insertFiles(_ db: Database, _ files: [VaultFile]) throws {
         let statement = try db.makeStatement(sql: "INSERT INTO files (path, name_key, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?)")
         for f in files {
             try statement.execute(arguments: [f.path, VaultPath.fileName(f.path).lowercased(), f.size, f.mtimeNanoseconds,

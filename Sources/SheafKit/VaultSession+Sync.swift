@@ -5,6 +5,7 @@
 import Foundation
 import SheafCore
 import SheafGit
+import SheafIndex
 import SheafSync
 
 /// Options of pull, push and sync.
@@ -30,6 +31,13 @@ public struct SyncRun: Sendable {
     public var resumed = false
     /// Thumbnails made for the attachments the pull brought.
     public var thumbnails: ThumbnailReport?
+    /// The vault paths the pull added, changed, removed or moved (empty when it wrote nothing).
+    public var changes = VaultChangeSet()
+    /// What updating the index from `changes` did (nil when it was not updated).
+    public var indexed: ScanReport?
+    /// Steps after the pull that failed without undoing it (the index or the thumbnails could
+    /// not be updated): the pull itself is complete; each says what to run.
+    public var warnings: [VaultWarning] = []
 }
 
 extension VaultSession {
@@ -113,14 +121,39 @@ extension VaultSession {
             } catch {
                 throw SheafError("sync failed", path: vault.root, cause: "\(error)")
             }
-            if let pull = run.pull, pull.kind == .merged || pull.kind == .fastForward {
-                // The index learns the pulled files (the scan only reads files whose identity
-                // changed), then the pulled attachments get their thumbnails.
-                invalidate()
-                let changed = pull.outcomes.flatMap { [$0.path] + ($0.conflictFile.map { [$0] } ?? []) }
-                run.thumbnails = try? makeThumbnails(forPaths: changed)
+            if let pull = run.pull, !pull.changes.isEmpty {
+                run.changes = pull.changes
+                updateIndex(after: pull.changes, into: &run)
             }
             return run
+        }
+    }
+
+    /// The index learns exactly the paths the pull wrote (no walk of the vault: the change set
+    /// names them), then the attachments among them get their thumbnails. The pull is complete
+    /// by now, so a failure here does not fail the command: it becomes a warning saying what
+    /// to run, never silence.
+    func updateIndex(after changes: VaultChangeSet, into run: inout SyncRun) {
+        invalidate()
+        let index: NoteIndex
+        do {
+            index = try NoteIndex(vault: vault, atomicBuild: true)
+            run.indexed = try index.apply(changes, vault: vault, walker: walker())
+            try index.finishBuild()
+        } catch {
+            run.warnings.append(VaultWarning(path: error.path ?? vault.root,
+                                             message: "the index was not updated with the pulled files: "
+                                                 + Self.message(error) + "; run `sheaf index`"))
+            return
+        }
+        let attachments = changes.written.map(\.path).filter { !VaultPath.isNote($0) }
+        guard !attachments.isEmpty else { return }
+        do {
+            run.thumbnails = try makeThumbnails(in: index, forPaths: attachments)
+        } catch {
+            run.warnings.append(VaultWarning(path: error.path ?? vault.root,
+                                             message: "thumbnails of the pulled images were not made: "
+                                                 + Self.message(error) + "; run `sheaf thumb`"))
         }
     }
 

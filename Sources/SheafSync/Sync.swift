@@ -33,6 +33,9 @@ public struct PullReport: Sendable {
     public var refused: [RefusedPath] = []
     /// Submodules of the remote's commit, kept in git but not written into the vault.
     public var gitlinks: [String] = []
+    /// The vault paths the pull added, changed, removed or moved in the work tree (from the
+    /// commit diff it applied): what the index and thumbnails are updated from.
+    public var changes = VaultChangeSet()
     public var conflicts: Int { outcomes.filter { $0.kind == .conflict }.count }
 }
 
@@ -135,7 +138,7 @@ public struct Syncer {
                 report = PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes)
                 target = Target(commit: commit, ownParents: [local!, theirs], message: message)
             }
-            let safe = try sanitized(target, branch: branch)
+            let safe = try sanitized(target, branch: branch, accepted: local)
             report.head = safe.commit
             report.refused = safe.refused
             let refusedPaths = Set(safe.refused.map(\.path))
@@ -145,6 +148,7 @@ public struct Syncer {
             report.keptLocalEdits = result.keptLocalEdits
             report.refused += result.refused
             report.gitlinks = result.gitlinks
+            report.changes = result.changes
             return report
         }
     }
@@ -160,8 +164,9 @@ public struct Syncer {
     /// The target without the entries Sheaf refuses to write (see TreeSafety): Sheaf's own merge
     /// commit is remade without them; a remote's commit gets a commit on top that leaves them
     /// out, so neither the work tree nor `.git/index` ever holds them and the next push drops them.
-    private func sanitized(_ target: Target, branch: String) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
-        let verdict = try TreeSafety(repository: repository).check(commit: target.commit)
+    /// Entries the local commit `accepted` already holds as they are are not checked again.
+    private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
+        let verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
         guard !verdict.refused.isEmpty else { return (target.commit, []) }
         let built = try repository.tree(from: verdict.safe)
         let refused = verdict.refused + built.rejected.map {
@@ -203,14 +208,17 @@ public struct Syncer {
         var attempt = 0
         var outcomes: [PathOutcome] = []
         var kept: [String] = []
+        var changes = VaultChangeSet()
         while true {
             var pulled = try pull()
             outcomes += pulled.outcomes
             kept += pulled.keptLocalEdits
+            changes = changes.followed(by: pulled.changes)
             do {
                 let pushed = try push()
                 pulled.outcomes = outcomes
                 pulled.keptLocalEdits = kept
+                pulled.changes = changes
                 return (pulled, pushed)
             } catch SyncError.transfer(_, _, .rejected, _) {
                 guard attempt < retryDelays.count else { throw .stillRejected(remote: remote, attempts: attempt + 1) }

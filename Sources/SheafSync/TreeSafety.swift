@@ -20,20 +20,38 @@ struct TreeSafety {
     struct Verdict {
         var safe: [TreeEntry] = []
         var refused: [RefusedPath] = []
-        var gitlinks: [String] = []
     }
 
     static let knownModes: Set<UInt32> = [0o100644, 0o100755, 0o120000, 0o160000]
 
-    /// Sorts a commit's entries into those that may be written and those refused.
-    func check(commit: String) throws(GitError) -> Verdict {
+    /// Sorts a commit's entries into those that may be written and those refused. With
+    /// `accepted` (the local commit the pull starts from, whose entries were written or checked
+    /// already), only the entries that differ from it are checked: an entry the local tree holds
+    /// with the same path, mode and blob gets the same verdict, so it is not looked at again (at
+    /// 10k notes the whole-tree check was a quarter of a pull's CPU). `safe` is filled only when
+    /// something is refused (the tree is then rebuilt without it).
+    func check(commit: String, accepted: String? = nil) throws(GitError) -> Verdict {
+        guard let accepted else { return try checkAll(commit: commit) }
+        var verdict = Verdict()
+        var refusedPaths = Set<[UInt8]>()
+        for entry in try repository.changedEntries(from: accepted, to: commit) {
+            guard let reason = try refusal(entry) else { continue }
+            verdict.refused.append(RefusedPath(path: String(decoding: entry.path, as: UTF8.self), reason: reason))
+            refusedPaths.insert(entry.path)
+        }
+        guard !refusedPaths.isEmpty else { return verdict }
+        verdict.safe = try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) }
+        return verdict
+    }
+
+    /// Every entry of the commit checked (a first pull into an empty branch).
+    private func checkAll(commit: String) throws(GitError) -> Verdict {
         var verdict = Verdict()
         for entry in try repository.treeEntries(inCommit: commit) {
             if let reason = try refusal(entry) {
                 verdict.refused.append(RefusedPath(path: String(decoding: entry.path, as: UTF8.self), reason: reason))
                 continue
             }
-            if entry.isGitlink { verdict.gitlinks.append(entry.text ?? "") }
             verdict.safe.append(entry)
         }
         return verdict

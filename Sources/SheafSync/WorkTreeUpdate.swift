@@ -29,6 +29,28 @@ public struct WorkTreeUpdate {
         public var refused: [RefusedPath] = []
         /// Submodules (gitlinks) of the commit: kept in git, not written here.
         public var gitlinks: [String] = []
+        /// The vault paths the update moved from one commit to the other (gitlinks left out):
+        /// what the index and the thumbnails take, so nothing walks the vault after a pull.
+        public var changes = VaultChangeSet()
+    }
+
+    /// The change set of a commit diff: every path whose file the update adds, changes, removes
+    /// or moves. Gitlinks are folders git keeps, not vault files, and are left out.
+    public static func changeSet(of changes: [TreeChange]) -> VaultChangeSet {
+        var set = VaultChangeSet()
+        for change in changes {
+            let old = change.oldFile.flatMap { $0.mode == 0o160000 ? nil : $0 }
+            let new = change.newFile.flatMap { $0.mode == 0o160000 ? nil : $0 }
+            switch (old, new) {
+            case (nil, nil): continue
+            case (nil, _?): set.add(change.path)
+            case (_?, nil): set.remove(change.oldPath)
+            case (_?, _?) where change.kind == .renamed && change.oldPath != change.path:
+                set.rename(from: change.oldPath, to: change.path)
+            case (_?, _?): set.change(change.path)
+            }
+        }
+        return set
     }
 
     /// Moves the work tree, `.git/index` and the current branch from `from` (nil: unborn) to `to`.
@@ -38,7 +60,8 @@ public struct WorkTreeUpdate {
         try checkObstacles(changes)
         try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
         do {
-            let result = try apply(changes, to: to)
+            var result = try apply(changes, to: to)
+            result.changes = Self.changeSet(of: changes)
             let head = try repository.head()?.id
             if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
             try? FileManager.default.removeItem(atPath: journal)

@@ -136,6 +136,7 @@ enum SyncOutput {
                 Terminal.out(push.pushed == 0 ? "nothing to push" : "pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to \(run.remote)")
             }
         }
+        for warning in run.warnings { Terminal.err("sheaf: \(warning.path): \(warning.message)") }
         if let pull = run.pull, pull.conflicts > 0 { throw ExitCode(1) }
     }
 

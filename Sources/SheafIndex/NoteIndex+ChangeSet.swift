@@ -1,0 +1,75 @@
+// Applying a change set to the index without walking the vault: only the paths it names are
+// looked at (one stat each, plus the folders on their way), read and parsed when they are
+// notes whose identity differs from the catalog's, and removed when they no longer hold a file
+// the walk would list. What is on disk decides, not what the change set claims: a path said to
+// be removed that still holds a file (an edit kept over a delete) is indexed, a path said to be
+// added that holds nothing is dropped. The catalog rows of other paths are neither read nor
+// compared, so the result equals a full scan's as far as the named paths go.
+import Foundation
+import GRDB
+import SheafCore
+
+extension NoteIndex {
+    /// Brings the catalog rows of the paths `changes` names up to date with the files, without
+    /// a walk. `walker` gives the walk's rules (ignore rules, dot-names, symlinks) for each path.
+    /// An index that must be rebuilt first (`rebuildReason`) is scanned whole instead. The
+    /// report's `changes` says what changed in the catalog.
+    public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws(SheafError) -> ScanReport {
+        if rebuildReason != nil { return try scan(vault: vault, walker: walker) }
+        do {
+            return try applyOnce(changes, vault: vault, walker: walker)
+        } catch let error where Self.isCorruption(error) {
+            try startOver()
+        } catch let error as SheafError {
+            throw error
+        } catch {
+            throw Self.describe(error, path: path, writing: true)
+        }
+        do {
+            return try scan(vault: vault, walker: walker)  // rebuilt: every file again
+        }
+    }
+
+    private func applyOnce(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws -> ScanReport {
+        let start = Date()
+        var report = ScanReport()
+        let keys = changes.paths
+        guard !keys.isEmpty else { return report }
+        var noteFiles: [VaultFile] = []
+        var otherFiles: [VaultFile] = []
+        for file in walker.files(at: keys.map(\.path)) {
+            if file.isNote { noteFiles.append(file) } else { otherFiles.append(file) }
+        }
+        report.scanned = noteFiles.count + otherFiles.count
+        let stored = try storedIdentities(of: keys)
+        let present = Set(noteFiles.map { PathKey($0.path) })
+        let toRead = noteFiles.filter { file in stored[PathKey(file.path)].map { !$0.matches(file) } ?? true }
+        let gone = stored.filter { !present.contains($0.key) }
+        try writeNotes(vault: vault, toRead, stored: stored, gone: gone, report: &report, progress: nil) { db, changes in
+            let delete = try db.cachedStatement(sql: "DELETE FROM files WHERE path = ?")
+            for key in keys { try delete.execute(arguments: [key.path]) }
+            try Self.insertFiles(db, otherFiles)
+            try Self.recordAttachments(db, otherFiles, changes: &changes, only: keys)
+        }
+        if try needsCompaction() {
+            try compact(vault: vault)
+            report.compacted = true
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// The catalog's file identities of `paths` (those it has a row for).
+    func storedIdentities(of paths: [PathKey]) throws -> [PathKey: StoredIdentity] {
+        try pool.read { db in
+            let statement = try db.makeStatement(sql: "SELECT path, rowid, size, mtime_ns, inode FROM notes WHERE path = ?")
+            var stored: [PathKey: StoredIdentity] = [:]
+            for key in paths {
+                guard let row = try Row.fetchOne(statement, arguments: [key.path]) else { continue }
+                stored[PathKey(row[0])] = StoredIdentity(rowid: row[1], size: row[2], mtimeNs: row[3],
+                                                         inode: UInt64(bitPattern: row[4]))
+            }
+            return stored
+        }
+    }
+}

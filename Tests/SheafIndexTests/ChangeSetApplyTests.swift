@@ -1,0 +1,98 @@
+import Foundation
+import SheafCore
+import Testing
+@testable import SheafIndex
+
+/// `NoteIndex.apply`: the index updated per path from a change set, without a walk.
+@Suite struct ChangeSetApplyTests {
+    func makeVault() -> (Vault, String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-apply-\(UUID().uuidString)").path
+        try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
+        return (Vault(root: root), root)
+    }
+
+    func write(_ text: String, _ path: String) {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func paths(_ index: NoteIndex) throws -> [String] {
+        try index.pool.read { db in try String.fetchAll(db, sql: "SELECT path FROM notes ORDER BY path") }
+    }
+
+    @Test func theScannerReportsItsChangeSet() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\nalpha\n", root + "/a.md")
+        write("# B\nbeta\n", root + "/b.md")
+        write("png", root + "/pic.png")
+        let index = try NoteIndex(vault: vault)
+        var r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.changes == VaultChangeSet(added: ["a.md", "b.md", "pic.png"]))
+        write("# A\nalpha two\n", root + "/a.md")
+        try FileManager.default.moveItem(atPath: root + "/b.md", toPath: root + "/c.md")
+        try FileManager.default.removeItem(atPath: root + "/pic.png")
+        write("# D\n", root + "/d.md")
+        r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.changes == VaultChangeSet(added: ["d.md"], changed: ["a.md"], removed: ["pic.png"], renamed: [("b.md", "c.md")]))
+        r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.changes.isEmpty)
+    }
+
+    @Test func applyTouchesOnlyTheNamedPaths() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\nalpha\n", root + "/a.md")
+        write("# B\nbeta\n", root + "/b.md")
+        write("# U\nunnamed\n", root + "/u.md")
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        // Changes on disk: some named in the change set, one (u.md) not.
+        write("# A\nalpha gamma\n", root + "/a.md")
+        try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: root + "/b.md", toPath: root + "/sub/b2.md")
+        write("# N\nnew\n", root + "/n.md")
+        write("jpg", root + "/img.jpg")
+        write("# U\nunnamed edited\n", root + "/u.md")
+        let set = VaultChangeSet(added: ["n.md", "img.jpg"], changed: ["a.md"], renamed: [("b.md", "sub/b2.md")])
+        let r = try index.apply(set, vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.changes == set)
+        #expect((r.added, r.changed, r.renamed, r.removed) == (1, 1, 1, 0))
+        #expect(try paths(index) == ["a.md", "n.md", "sub/b2.md", "u.md"])
+        #expect(try index.search(SearchQuery.parse("gamma"), vault: vault).map(\.path) == ["a.md"])
+        // u.md was not named: its row is as it was (the next scan finds it).
+        #expect(try index.search(SearchQuery.parse("edited"), vault: vault).isEmpty)
+        #expect(try index.attachments().map(\.path) == ["img.jpg"])
+        let rescan = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(rescan.changes == VaultChangeSet(changed: ["u.md"]))
+    }
+
+    @Test func whatIsOnDiskDecidesNotTheChangeSet() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# K\nkept\n", root + "/kept.md")
+        write("# G\ngone\n", root + "/gone.md")
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        try FileManager.default.removeItem(atPath: root + "/gone.md")
+        write("# H\nhidden\n", root + "/.obsidian/h.md")
+        // kept.md "removed" but still there (an edit kept over a delete); ghost.md "added" but
+        // absent; a dot-folder's note is never indexed, as the walk would not list it.
+        let set = VaultChangeSet(added: ["ghost.md", ".obsidian/h.md"], changed: ["gone.md"], removed: ["kept.md"])
+        let r = try index.apply(set, vault: vault, walker: VaultWalker(vault: vault))
+        #expect(try paths(index) == ["kept.md"])
+        #expect(r.changes == VaultChangeSet(removed: ["gone.md"]))
+        #expect(try index.scan(vault: vault, walker: VaultWalker(vault: vault)).changes.isEmpty)
+    }
+
+    @Test func applyOnAMissingIndexBuildsItWhole() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\n", root + "/a.md")
+        write("# B\n", root + "/b.md")
+        let index = try NoteIndex(vault: vault)
+        let r = try index.apply(VaultChangeSet(added: ["a.md"]), vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.rebuilt == .missing)
+        #expect(try paths(index) == ["a.md", "b.md"])
+    }
+}
