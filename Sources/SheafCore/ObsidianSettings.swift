@@ -28,6 +28,14 @@ public struct ObsidianSettings: Sendable, Equatable {
         return parse(data)
     }
 
+    /// The string settings of one of Obsidian's core plugins (`daily-notes`, `templates`) from
+    /// `.obsidian/<plugin>.json`; empty when the file is missing, too large or not a JSON object.
+    public static func plugin(_ name: String, vaultRoot root: String) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: root + "/.obsidian/" + name + ".json"), data.count < 1_000_000,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object.compactMapValues { $0 as? String }
+    }
+
     public static func parse(_ data: Data) -> ObsidianSettings? {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         var s = ObsidianSettings()

@@ -33,7 +33,7 @@ extension VaultSession {
     /// `daily-template`) over `.obsidian/daily-notes.json` over Obsidian's defaults.
     public func dailyNoteSettings() -> DailyNoteSettings {
         var settings = DailyNoteSettings()
-        let obsidian = obsidianJSON("daily-notes.json")
+        let obsidian = ObsidianSettings.plugin("daily-notes", vaultRoot: vault.root)
         if let folder = (config["daily-folder"] ?? obsidian["folder"]) { settings.folder = Self.trimmedFolder(folder) }
         if let format = (config["daily-format"] ?? obsidian["format"]), !format.isEmpty { settings.format = format }
         if let template = (config["daily-template"] ?? obsidian["template"]), !template.isEmpty { settings.template = template }
@@ -43,7 +43,7 @@ extension VaultSession {
     /// Template settings: `.sheaf/config.toml` `templates-folder` over `.obsidian/templates.json`.
     public func templateSettings() -> TemplateSettings {
         var settings = TemplateSettings()
-        let obsidian = obsidianJSON("templates.json")
+        let obsidian = ObsidianSettings.plugin("templates", vaultRoot: vault.root)
         if let folder = (config["templates-folder"] ?? obsidian["folder"]) { settings.folder = Self.trimmedFolder(folder) }
         settings.dateFormat = obsidian["dateFormat"]
         settings.timeFormat = obsidian["timeFormat"]
@@ -90,14 +90,6 @@ extension VaultSession {
             throw SheafError("cannot use this template", path: path, cause: "it is not a readable UTF-8 file under 10 MB")
         }
         return NoteTemplate(dateFormat: settings.dateFormat, timeFormat: settings.timeFormat).fill(text, title: title, date: date, time: time)
-    }
-
-    /// The string values of a JSON object in `.obsidian/`, empty when it is missing or not one.
-    private func obsidianJSON(_ name: String) -> [String: String] {
-        let path = vault.root + "/.obsidian/" + name
-        guard let data = FileManager.default.contents(atPath: path), data.count < 1_000_000,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
-        return object.compactMapValues { $0 as? String }
     }
 
     private static func trimmedFolder(_ folder: String) -> String {
