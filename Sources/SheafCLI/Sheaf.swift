@@ -21,7 +21,7 @@ public struct Sheaf: ParsableCommand {
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
             Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
-            Attach.self, Attachments.self, Thumb.self, GC.self, ThumbnailHelperCommand.self,
+            Attach.self, Attachments.self, Thumb.self, GC.self,
         ]
     )
 
@@ -30,7 +30,6 @@ public struct Sheaf: ParsableCommand {
     /// Runs the command line and exits with Sheaf's exit codes.
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
-        ThumbnailHelperCommand.enable()
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

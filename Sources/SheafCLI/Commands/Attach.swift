@@ -17,7 +17,7 @@ struct Attach: ParsableCommand {
         let report = try session.attach(files, to: try session.resolve(note),
                                         from: FileManager.default.currentDirectoryPath)
         for f in report.files { Terminal.out("\(f.path): embedded in \(report.note) as \(f.embed)") }
-        for w in report.thumbnails.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+        warnThumbnails(report.thumbnails)
     }
 }
 
@@ -69,8 +69,18 @@ func makeThumbnailsWithProgress(_ session: VaultSession) throws {
     let bar = ProgressBar.callback("thumbnails")
     let report = try session.makeThumbnails(progress: bar?.0)
     bar?.1.finish()
-    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    warnThumbnails(report)
     if report.made + report.reused + report.failed.count > 0 {
         Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
+    }
+}
+
+/// Warns about attachments a thumbnailing run left without a thumbnail: one line each that failed,
+/// one for all when the thumbnail helper is missing.
+func warnThumbnails(_ report: ThumbnailReport) {
+    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    if let missing = report.helperMissing {
+        let count = report.skipped.count
+        Terminal.warn("\(count) attachment\(count == 1 ? "" : "s") left without a thumbnail\n" + missing.description)
     }
 }

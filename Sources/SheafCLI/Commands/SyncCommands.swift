@@ -102,6 +102,7 @@ enum SyncOutput {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
             if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
+            if let t = run.thumbnails, t.helperMissing != nil { warnThumbnails(t) }
             if let t = run.thumbnails, t.made + t.reused + t.failed.count > 0 {
                 Terminal.out("thumbnails: \(t.made) made, \(t.reused) reused" + (t.failed.isEmpty ? "" : ", \(t.failed.count) failed"))
             }
