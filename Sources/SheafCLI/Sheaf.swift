@@ -8,6 +8,9 @@ import SheafGit
 import Glibc
 #endif
 
+/// Every command names itself (`commandName:`): without it, ArgumentParser derives the name with
+/// `String(describing:)` of the type, whose protocol-conformance lookups scan every loaded image
+/// and cost several milliseconds of every process start.
 public struct Sheaf: ParsableCommand {
     public static let version = "0.1.0"
 

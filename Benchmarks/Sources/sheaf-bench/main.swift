@@ -154,9 +154,10 @@ let sheaf: String
 if let given = options.sheaf {
     sheaf = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
 } else {
-    FileHandle.standardError.write(Data("building sheaf (release)...\n".utf8))
-    must("swift", ["build", "-c", "release", "--product", "sheaf"], in: repository)
-    must("swift", ["build", "-c", "release", "--product", "sheaf-thumbnailer"], in: repository)
+    // Built as scripts/install builds it: the Swift runtime and Foundation linked in.
+    FileHandle.standardError.write(Data("building sheaf (release, --static-swift-stdlib)...\n".utf8))
+    must("swift", ["build", "-c", "release", "--static-swift-stdlib", "--product", "sheaf"], in: repository)
+    must("swift", ["build", "-c", "release", "--static-swift-stdlib", "--product", "sheaf-thumbnailer"], in: repository)
     sheaf = repository + "/.build/release/sheaf"
 }
 

@@ -4,6 +4,7 @@ import SheafKit
 
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "new",
         abstract: "Create a note.",
         discussion: "Writes id, title, created and tags as front-matter. The body comes from --body, else from standard input when it is not a terminal. Prints the new note's path.")
 

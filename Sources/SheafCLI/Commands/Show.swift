@@ -5,6 +5,7 @@ import SheafKit
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
 
@@ -62,7 +63,7 @@ struct Show: ParsableCommand {
 }
 
 struct Edit: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open a note in $VISUAL or $EDITOR.")
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Open a note in $VISUAL or $EDITOR.")
     @Argument(help: "The note.") var note: String
     @OptionGroup var global: GlobalOptions
 
@@ -75,6 +76,7 @@ struct Edit: ParsableCommand {
 
 struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "append",
         abstract: "Add text at the end of a note.",
         discussion: "The text comes from the arguments, else from standard input.")
     @Argument(help: "The note.") var note: String

@@ -10,6 +10,7 @@ import SheafSync
 
 struct Commit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "commit",
         abstract: "Record every change in the vault as one commit.",
         discussion: "pull, push, sync and rm do this on their own first. The message lists the paths: `sheaf: <device>: 2 edited, 1 added`.")
 
@@ -59,6 +60,7 @@ struct RemoteOptions: ParsableArguments {
 
 struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pull",
         abstract: "Fetch the remote's commits and merge them, note by note.",
         discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers.")
     @OptionGroup var remote: RemoteOptions
@@ -71,6 +73,7 @@ struct Pull: ParsableCommand {
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Send local commits to the remote.",
         discussion: "Local changes are committed first. A push the remote refuses needs a pull first; `sheaf sync` does both.")
     @OptionGroup var remote: RemoteOptions
