@@ -3,8 +3,11 @@
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
-//                                 -> SheafMedia -> CVips (libvips)
 //                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
+//   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
+//                                   -> SheafCore
+// Two executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
+// thumbnails (SheafCore/ThumbnailBatch.swift), so other commands never load the image library.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "sheaf", targets: ["sheaf"]),
+        .executable(name: "sheaf-thumbnailer", targets: ["sheaf-thumbnailer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,7 +67,7 @@ let package = Package(
         ),
         .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync", "SheafMedia"],
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync"],
             exclude: ["README.md"]
         ),
         .target(
@@ -77,6 +81,10 @@ let package = Package(
         .executableTarget(
             name: "sheaf",
             dependencies: ["SheafCLI"]
+        ),
+        .executableTarget(
+            name: "sheaf-thumbnailer",
+            dependencies: ["SheafMedia", "SheafCore"]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -111,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "TestSupport", "sheaf", "MediaFixtures"]
+            dependencies: ["SheafCore", "TestSupport", "sheaf", "sheaf-thumbnailer", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -22,7 +22,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 echo "building sheaf (release)..." >&2
-(cd "$root" && swift build -c release --product sheaf 2>&1 | grep -v "prohibited flag" | tail -1) >&2
+(cd "$root" && swift build -c release --product sheaf 2>&1 && swift build -c release --product sheaf-thumbnailer 2>&1) | grep -v "prohibited flag" | tail -1 >&2
 sheaf="$root/.build/release/sheaf"
 
 work=$(mktemp -d /tmp/sheaf-thumb-bench.XXXXXX)

@@ -8,6 +8,9 @@ import SheafGit
 import Glibc
 #endif
 
+/// Every command names itself (`commandName:`): without it, ArgumentParser derives the name with
+/// `String(describing:)` of the type, whose protocol-conformance lookups scan every loaded image
+/// and cost several milliseconds of every process start.
 public struct Sheaf: ParsableCommand {
     public static let version = "0.1.0"
 
@@ -21,7 +24,7 @@ public struct Sheaf: ParsableCommand {
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
             Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
-            Attach.self, Attachments.self, Thumb.self, GC.self, ThumbnailHelperCommand.self, Doctor.self,
+            Attach.self, Attachments.self, Thumb.self, GC.self, Doctor.self,
         ]
     )
 
@@ -30,7 +33,6 @@ public struct Sheaf: ParsableCommand {
     /// Runs the command line and exits with Sheaf's exit codes.
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
-        ThumbnailHelperCommand.enable()
         let arguments = CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments))
         if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
             Terminal.err(message)

@@ -5,7 +5,6 @@
 import Foundation
 import SheafCore
 import SheafIndex
-import SheafMedia
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,7 +62,7 @@ extension VaultSession {
             throw SheafError("Sheaf makes no thumbnails of this kind of file", path: vaultPath,
                              hint: "thumbnails are made of JPEG, PNG, WebP, GIF, HEIC/AVIF, TIFF, SVG and PDF files")
         }
-        _ = try makeThumbnails(forPaths: [vaultPath])
+        if let missing = try makeThumbnails(forPaths: [vaultPath]).helperMissing { throw missing }
         let (index, _) = try freshIndex()
         guard let record = try index.attachments(at: [vaultPath]).first else {
             throw SheafError("not in the index", path: vaultPath, hint: "it may be ignored by .gitignore")

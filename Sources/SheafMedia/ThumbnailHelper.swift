@@ -3,8 +3,8 @@
 // image too, and poppler draws a PDF page's images at their own size (a 20000 x 20000 image on
 // an A4 page: 1.6 GB), whatever the thumbnail's size. So an image over `largeImagePixels`, and
 // every PDF and SVG (a small page can hold any image) and HEIF image (decoded whole: 150 MB for
-// 12 megapixels, two at once would pass the budget), goes to a helper: the executable that
-// enabled isolation, run again with a hidden subcommand, which caps its own data segment
+// 12 megapixels, two at once would pass the budget), goes to a helper: `sheaf-thumbnailer one`,
+// a child of the batch helper (ThumbnailBatchRunner), which caps its own data segment
 // (RLIMIT_DATA, which counts malloc'd and mmap'd memory) before it starts libvips. A helper that
 // passes the cap fails or is killed, and the image is refused with a message, never the command.
 import CVips
@@ -25,8 +25,8 @@ public enum ThumbnailIsolation {
     private static let state = State()
 
     /// Makes every isolated thumbnail with `command` + [source, output, long edge, quality]: the
-    /// executable and its hidden subcommand, which calls `runHelper`. Until this is called (in
-    /// tests of the library), thumbnails are made in the calling process.
+    /// executable and its subcommand, which calls `runHelper` (`sheaf-thumbnailer one`). Until
+    /// this is called (in tests of the library), thumbnails are made in the calling process.
     public static func enable(command: [String]) {
         state.lock.withLock { state.command = command }
     }

@@ -1,9 +1,10 @@
 // The release benchmarks of DESIGN.md's performance budgets, each next to its reference measured
 // in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i` for search,
-// git's own CLI for sync and pull (`sheaf-bench sync`, SyncBench.swift).
+// git's own CLI for sync and pull (`sheaf-bench sync`, SyncBench.swift), and process start next
+// to git and rg (`sheaf-bench start`, StartBench.swift).
 // Every figure is a whole process, from spawn to exit, timed here; peak RSS comes from wait4.
 //
-//   swift run -c release --package-path Benchmarks sheaf-bench [sync] --notes 10000 [--sheaf PATH]
+//   swift run -c release --package-path Benchmarks sheaf-bench [sync|start] --notes 10000 [--sheaf PATH]
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
 //       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
@@ -15,9 +16,13 @@ import Glibc
 #endif
 
 struct Options {
-    /// "index" (index, walk, search) or "sync" (sync and pull against git's CLI).
+    /// "index" (index, walk, search), "sync" (sync and pull against git's CLI) or "start"
+    /// (process start, small search and merge-file against git and rg, and the libraries mapped).
     var mode = "index"
     var notes = 10_000
+    /// Whether --notes and --runs were given (`start` has its own defaults).
+    var notesGiven = false
+    var runsGiven = false
     /// A vault generated earlier with `--notes N --seed 1`, copied instead of DIR/v<N>.
     var vault: String?
     var sheaf: String?
@@ -29,7 +34,7 @@ struct Options {
 
     init(_ arguments: [String]) {
         var i = 0
-        if ["sync", "index", "hash"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
+        if ["sync", "index", "hash", "start"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -37,9 +42,9 @@ struct Options {
         }
         while i < arguments.count {
             switch arguments[i] {
-            case "--notes": notes = Int(value()) ?? notes
+            case "--notes": notes = Int(value()) ?? notes; notesGiven = true
             case "--sheaf": sheaf = value()
-            case "--runs": runs = max(1, Int(value()) ?? runs)
+            case "--runs": runs = max(1, Int(value()) ?? runs); runsGiven = true
             case "--word": word = value()
             case "--work": work = value()
             case "--vault": vault = value()
@@ -62,6 +67,8 @@ struct Run {
     let peakKB: Int
     let status: Int32
     let stdout: String
+    /// User plus system CPU time: moves less than wall time with the load of a shared machine.
+    let cpuSeconds: Double
 }
 
 /// Spawns `executable` in `directory` and waits for it, with its wall time and peak RSS.
@@ -89,7 +96,8 @@ func spawn(_ executable: String, _ arguments: [String], in directory: String) ->
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return Run(seconds: seconds, peakKB: usage.ru_maxrss, status: exitStatus, stdout: out)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Run(seconds: seconds, peakKB: usage.ru_maxrss, status: exitStatus, stdout: out, cpuSeconds: cpu)
 }
 
 /// Runs a command that must succeed.
@@ -155,12 +163,18 @@ let sheaf: String
 if let given = options.sheaf {
     sheaf = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
 } else {
-    FileHandle.standardError.write(Data("building sheaf (release)...\n".utf8))
-    must("swift", ["build", "-c", "release", "--product", "sheaf"], in: repository)
+    // Built as scripts/install builds it: the Swift runtime and Foundation linked in.
+    FileHandle.standardError.write(Data("building sheaf (release, --static-swift-stdlib)...\n".utf8))
+    must("swift", ["build", "-c", "release", "--static-swift-stdlib", "--product", "sheaf"], in: repository)
+    must("swift", ["build", "-c", "release", "--static-swift-stdlib", "--product", "sheaf-thumbnailer"], in: repository)
     sheaf = repository + "/.build/release/sheaf"
 }
 
 try? FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
+if options.mode == "start" {
+    runStartBenchmark(options: options, sheaf: sheaf, generator: generator)
+    exit(0)
+}
 let pristine = options.vault.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
     ?? options.work + "/v\(options.notes)"
 if !FileManager.default.fileExists(atPath: pristine) {

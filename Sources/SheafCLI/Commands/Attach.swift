@@ -5,6 +5,7 @@ import SheafKit
 
 struct Attach: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "attach",
         abstract: "Copy files beside a note, embed them in it and make their thumbnails.",
         discussion: "Each file is copied into the note's folder (a name already taken gets a number: photo 2.jpg) and embedded at the end of the note as ![[name]], or ![](name) when the note's links are mostly markdown links.")
 
@@ -17,12 +18,13 @@ struct Attach: ParsableCommand {
         let report = try session.attach(files, to: try session.resolve(note),
                                         from: FileManager.default.currentDirectoryPath)
         for f in report.files { Terminal.out("\(f.path): embedded in \(report.note) as \(f.embed)") }
-        for w in report.thumbnails.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+        warnThumbnails(report.thumbnails)
     }
 }
 
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thumb",
         abstract: "Print the thumbnail path of attachments, making the thumbnails that are missing.",
         discussion: "Thumbnails are JPEGs of 256 px on the long edge in .sheaf/thumbnails/, named by the attachment's content; they are a cache and never committed.")
 
@@ -69,8 +71,18 @@ func makeThumbnailsWithProgress(_ session: VaultSession) throws {
     let bar = ProgressBar.callback("thumbnails")
     let report = try session.makeThumbnails(progress: bar?.0)
     bar?.1.finish()
-    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    warnThumbnails(report)
     if !Terminal.quiet, report.made + report.reused + report.failed.count > 0 {
         Terminal.out("thumbnails: \(report.made) made, \(report.reused) reused, \(report.failed.count) failed")
+    }
+}
+
+/// Warns about attachments a thumbnailing run left without a thumbnail: one line each that failed,
+/// one for all when the thumbnail helper is missing.
+func warnThumbnails(_ report: ThumbnailReport) {
+    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    if let missing = report.helperMissing {
+        let count = report.skipped.count
+        Terminal.warn("\(count) attachment\(count == 1 ? "" : "s") left without a thumbnail\n" + missing.description)
     }
 }

@@ -4,11 +4,12 @@ import SheafKit
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Read or change device-local settings (.sheaf/config.toml).",
         subcommands: [Get.self, Set.self])
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a setting.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a setting.")
         @Argument(help: "The key: device or remote.") var key: String
         @OptionGroup var global: GlobalOptions
 
@@ -21,7 +22,7 @@ struct Config: ParsableCommand {
     }
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a setting.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change a setting.")
         @Argument(help: "The key: device or remote.") var key: String
         @Argument(help: "The new value.") var value: String
         @OptionGroup var global: GlobalOptions

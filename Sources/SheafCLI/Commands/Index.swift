@@ -5,6 +5,7 @@ import SheafKit
 
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "index",
         abstract: "Bring the search index up to date with the files.",
         discussion: "Every read command does this first; run it yourself after large changes, or with --rebuild to start the index afresh. The index is a cache in .sheaf/index.sqlite: deleting it costs one rebuild.")
 

@@ -4,6 +4,7 @@ import SheafKit
 
 struct Remote: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remote",
         abstract: "List, add or remove remotes (any git URL: a path, file://, ssh://, user@host:path, https://, git://).",
         subcommands: [RemoteList.self, RemoteAdd.self, RemoteRemove.self],
         defaultSubcommand: RemoteList.self)
@@ -53,6 +54,7 @@ struct RemoteListJSON: Encodable {
 
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clone",
         abstract: "Make a new vault from a remote one.",
         discussion: "Creates DIR with the remote's notes, remote `origin` set, and the index built.")
 

@@ -5,6 +5,7 @@ import SheafKit
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
 
@@ -67,7 +68,7 @@ struct Show: ParsableCommand {
 }
 
 struct Edit: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open a note in $VISUAL or $EDITOR.")
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Open a note in $VISUAL or $EDITOR.")
     @Argument(help: "The note.", completion: Completions.notes) var note: String?
     @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Pick the note with fzf.") var interactive = false
     @OptionGroup var global: GlobalOptions
@@ -83,6 +84,7 @@ struct Edit: ParsableCommand {
 
 struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "append",
         abstract: "Add text at the end of a note.",
         discussion: """
             The text comes from the arguments, else from standard input. With --if-match BLOB (the \

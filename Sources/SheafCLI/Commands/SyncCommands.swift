@@ -10,6 +10,7 @@ import SheafSync
 
 struct Commit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "commit",
         abstract: "Record every change in the vault as one commit.",
         discussion: "pull, push, sync and rm do this on their own first. The message lists the paths: `sheaf: <device>: 2 edited, 1 added`.")
 
@@ -59,6 +60,7 @@ struct RemoteOptions: ParsableArguments {
 
 struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pull",
         abstract: "Fetch the remote's commits and merge them, note by note.",
         discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers. --dry-run fetches and prints what a pull would do to each path, changing nothing else.")
     @OptionGroup var remote: RemoteOptions
@@ -98,6 +100,7 @@ struct Pull: ParsableCommand {
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Send local commits to the remote.",
         discussion: "Local changes are committed first. A push the remote refuses needs a pull first; `sheaf sync` does both.")
     @OptionGroup var remote: RemoteOptions
@@ -129,6 +132,7 @@ enum SyncOutput {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
             if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
+            if let t = run.thumbnails, t.helperMissing != nil { warnThumbnails(t) }
             if let t = run.thumbnails, t.made + t.reused + t.failed.count > 0 {
                 Terminal.out("thumbnails: \(t.made) made, \(t.reused) reused" + (t.failed.isEmpty ? "" : ", \(t.failed.count) failed"))
             }

@@ -3,6 +3,7 @@ import SheafKit
 
 struct Tags: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tags",
         abstract: "List tags with counts, or add and remove a note's tags.",
         subcommands: [ListTags.self, Add.self, RemoveTags.self],
         defaultSubcommand: ListTags.self)
@@ -31,6 +32,7 @@ struct Tags: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add tags to a note's front-matter, in the style its tags list already uses.")
         @Argument(help: "The note.", completion: Completions.notes) var note: String
         @Argument(help: "Tags to add.", completion: Completions.tags) var tags: [String]

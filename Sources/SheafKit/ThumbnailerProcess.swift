@@ -1,0 +1,132 @@
+// Thumbnails are made by another executable, `sheaf-thumbnailer`, the only one linked with
+// libvips: a command that makes none never loads the image library, and untrusted images are
+// decoded outside this process. One helper runs per batch of images (not one per image); it is
+// found beside this process's own executable (how scripts/install and the build folder lay them
+// out), else on PATH. A missing helper is an error the caller reports as skipped thumbnails.
+// A helper that dies (a decoder's crash) costs only the images it was decoding: they are refused,
+// and a new helper takes the rest.
+import Foundation
+import SheafCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ThumbnailerProcess {
+    /// The helper's executable: beside this process's executable, else the first on PATH.
+    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SheafError) -> String {
+        let name = ThumbnailBatch.helperName
+        let own = ownExecutable()
+        var folders: [String] = []
+        if let own { folders.append((own as NSString).deletingLastPathComponent) }
+        folders += (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        for folder in folders {
+            let candidate = folder + "/" + name
+            var info = stat()
+            if stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0 {
+                return candidate
+            }
+        }
+        throw SheafError("cannot find the thumbnail helper `\(name)`", path: own.map { ($0 as NSString).deletingLastPathComponent },
+                         cause: "it is neither beside `sheaf` nor on PATH, so no thumbnail was made",
+                         hint: "install both executables (scripts/install); the attachments get their thumbnails on the next `sheaf index`")
+    }
+
+    /// This process's executable (resolved, from /proc/self/exe).
+    static func ownExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Runs `batch` through the helper at `executable`; returns one result per file, in order.
+    /// `progress` gets (made so far, thumbnails to make).
+    static func run(_ batch: ThumbnailBatch, executable: String,
+                    progress: (@Sendable (Int, Int) -> Void)?) throws(SheafError) -> [ThumbnailResult] {
+        var results = [ThumbnailResult?](repeating: nil, count: batch.files.count)
+        var remaining = Array(batch.files.indices)
+        var made = 0, work = 0
+        while !remaining.isEmpty {
+            var part = batch
+            part.files = remaining.map { batch.files[$0] }
+            var inFlight = Set<Int>()
+            let exit = try runOnce(part, executable: executable) { line in
+                if let i = line.begin, remaining.indices.contains(i) { inFlight.insert(i) }
+                if let i = line.end { inFlight.remove(i) }
+                if let n = line.work { work += n }
+                if var result = line.result, remaining.indices.contains(result.index) {
+                    result.index = remaining[result.index]
+                    results[result.index] = result
+                    if result.made { made += 1; progress?(made, work) }
+                }
+            }
+            // The images the helper was decoding when it stopped are refused; the others go again.
+            if let crash = exit {
+                for i in inFlight where results[remaining[i]] == nil {
+                    results[remaining[i]] = ThumbnailResult(index: remaining[i], error: "refused an image that stopped the thumbnail helper: \(crash)")
+                }
+                if inFlight.isEmpty {  // it failed before any image: nothing would be different next time
+                    for i in remaining.indices where results[remaining[i]] == nil {
+                        results[remaining[i]] = ThumbnailResult(index: remaining[i], error: "the thumbnail helper failed: \(crash)")
+                    }
+                }
+            } else {
+                for i in remaining.indices where results[remaining[i]] == nil {
+                    results[remaining[i]] = ThumbnailResult(index: remaining[i], error: "the thumbnail helper gave no answer for it")
+                }
+            }
+            remaining = remaining.filter { results[$0] == nil }
+        }
+        return results.map { $0! }
+    }
+
+    /// One helper process on `batch`; `line` is called for each line it prints. Returns nil when it
+    /// exited normally, else how it stopped (with the end of what it wrote on stderr).
+    private static func runOnce(_ batch: ThumbnailBatch, executable: String,
+                                line: (ThumbnailBatchLine) -> Void) throws(SheafError) -> String? {
+        let request = NSTemporaryDirectory() + "/sheaf-thumbnails-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
+        do { try AtomicFile.write(Array(try JSONEncoder().encode(batch)), to: request) }
+        catch { throw SheafError("cannot write the thumbnail request", path: request, cause: "\(error)") }
+        defer { unlink(request) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["batch", request]
+        let output = Pipe(), errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw SheafError("cannot start the thumbnail helper", path: executable, cause: "\(error)")
+        }
+        // stderr is drained on its own thread, so a helper writing much there never blocks.
+        let errorText = ConcurrentSlots<Data>(count: 1)
+        let drained = DispatchSemaphore(value: 0)
+        let errorHandle = errors.fileHandleForReading
+        Thread.detachNewThread {
+            errorText.set(0, errorHandle.readDataToEndOfFile())
+            drained.signal()
+        }
+        let reader = output.fileHandleForReading
+        let decoder = JSONDecoder()
+        var pending = Data()
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0a) {
+                let text = pending[pending.startIndex..<newline]
+                pending = Data(pending[pending.index(after: newline)...])
+                if let decoded = try? decoder.decode(ThumbnailBatchLine.self, from: text) { line(decoded) }
+            }
+        }
+        process.waitUntilExit()
+        drained.wait()
+        if process.terminationReason == .exit && process.terminationStatus == 0 { return nil }
+        let said = String(decoding: errorText.values.first ?? Data(), as: UTF8.self)
+            .split(separator: "\n").last.map { " (\($0))" } ?? ""
+        if process.terminationReason == .uncaughtSignal {
+            return "killed by signal \(process.terminationStatus)" + said
+        }
+        return "exit status \(process.terminationStatus)" + said
+    }
+}
