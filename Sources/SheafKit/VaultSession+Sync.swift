@@ -138,12 +138,12 @@ extension VaultSession {
         let index: NoteIndex
         do {
             index = try NoteIndex(vault: vault, atomicBuild: true)
-            run.indexed = try index.apply(changes, vault: vault, walker: walker())
+            run.indexed = try index.apply(changes, vault: vault, walker: walker(forIndex: true))
             try index.finishBuild()
         } catch {
             run.warnings.append(VaultWarning(path: error.path ?? vault.root,
                                              message: "the index was not updated with the pulled files: "
-                                                 + Self.message(error) + "; run `sheaf index`"))
+                                                 + Self.summary(error) + "; run `sheaf index`"))
             return
         }
         let attachments = changes.written.map(\.path).filter { !VaultPath.isNote($0) }
@@ -153,8 +153,13 @@ extension VaultSession {
         } catch {
             run.warnings.append(VaultWarning(path: error.path ?? vault.root,
                                              message: "thumbnails of the pulled images were not made: "
-                                                 + Self.message(error) + "; run `sheaf thumb`"))
+                                                 + Self.summary(error) + "; run `sheaf thumb`"))
         }
+    }
+
+    /// An error as one line for a warning: what happened and why.
+    static func summary(_ error: SheafError) -> String {
+        [error.what, error.cause].compactMap { $0 }.joined(separator: ": ")
     }
 
     /// Completes a work-tree update that a killed sync left half done.
