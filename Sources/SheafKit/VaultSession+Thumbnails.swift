@@ -46,6 +46,8 @@ extension VaultSession {
         }
         var report = ThumbnailReport()
         guard !todo.isEmpty else { return report }
+        // A cache that cannot be written fails the whole run, once, not each image in the helper.
+        try store.createFolder()
         let helper: String
         do { helper = try ThumbnailerProcess.locate() } catch {
             report.skipped = todo.map(\.path)
