@@ -119,6 +119,10 @@ let package = Package(
             dependencies: ["SheafMedia", "SheafCore", "MediaFixtures", "TestSupport"]
         ),
         .testTarget(
+            name: "SheafKitTests",
+            dependencies: ["SheafKit", "SheafCore", "TestSupport"]
+        ),
+        .testTarget(
             name: "SheafCLITests",
             dependencies: ["SheafCore", "TestSupport", "sheaf", "sheaf-thumbnailer", "MediaFixtures"]
         ),
