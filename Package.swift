@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafIndexTests",
-            dependencies: ["SheafIndex", "SheafCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheafIndex", "SheafCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SheafSyncTests",
@@ -107,15 +107,20 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafGitTests",
-            dependencies: ["SheafGit"]
+            dependencies: ["SheafGit", "TestSupport"]
         ),
         .target(
             name: "MediaFixtures",
+            dependencies: ["TestSupport"],
             path: "Tests/MediaFixtures"
         ),
         .testTarget(
             name: "SheafMediaTests",
-            dependencies: ["SheafMedia", "SheafCore", "MediaFixtures"]
+            dependencies: ["SheafMedia", "SheafCore", "MediaFixtures", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SheafKitTests",
+            dependencies: ["SheafKit", "SheafCore", "TestSupport"]
         ),
         .testTarget(
             name: "SheafCLITests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Thumbnails of the benchmark photo set (DESIGN.md, "Performance budgets"): every JPEG and PNG of
+# Thumbnails of the benchmark photo set (docs/budgets.md): every JPEG and PNG of
 # Debian's mate-backgrounds package, plus a JPEG with EXIF orientation 6 and a WebP made from one
 # of them. Times `sheaf index` on a fresh vault holding the set (walk, hashing, header probes and
 # thumbnails, one per core) against `vipsthumbnail` on the same files in the same run, both at

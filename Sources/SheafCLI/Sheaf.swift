@@ -1,5 +1,5 @@
 // The root command and the process entry: parse, run, and turn every failure into the exit
-// codes of DESIGN.md (0 success, 1 nothing matched, 2 any error, bad usage included).
+// codes of docs/exit-codes.md (0 success, 1 nothing matched, 2 any error, bad usage included).
 import ArgumentParser
 import Foundation
 import SheafCore

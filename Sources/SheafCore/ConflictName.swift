@@ -1,6 +1,7 @@
 import Foundation
 
-/// Conflict files are named `<stem>.conflict-<yyyyMMdd-HHmmss>-<device><ext>` (DESIGN.md, Sync).
+/// Conflict files are named `<stem>.conflict-<yyyyMMdd-HHmmss>-<device><ext>` (docs/sync.md,
+/// "Conflict files").
 public enum ConflictName {
     public static func isConflict(_ path: String) -> Bool {
         let stem = VaultPath.stem(path)

@@ -78,11 +78,4 @@ public struct LinkTargets: Sendable {
             return ra != rb ? ra < rb : a.utf8.lexicographicallyPrecedes(b.utf8)
         }
     }
-
-    /// Whether a bare name would point at `path` and nothing else.
-    public func nameIsUnique(_ name: String, for path: String) -> Bool {
-        let key = name.lowercased()
-        let candidates = (byFileName[key]?.isEmpty == false ? byFileName[key] : byNoteStem[key]) ?? []
-        return candidates == [path]
-    }
 }

@@ -1,6 +1,7 @@
 // Why: `sheaf search` takes one line of user text. Parsing it here, apart from SQLite, turns every
-// malformed query into a clear message before any SQL runs (DESIGN.md: "never an SQLite error"),
-// and hands the index module a small, validated tree that it compiles (and escapes) into FTS5.
+// malformed query into a clear message before any SQL runs (README.md, `sheaf search`: "never an
+// SQLite error"), and hands the index module a small, validated tree that it compiles (and escapes)
+// into FTS5.
 import Foundation
 
 /// Something to look for in a note's text.
@@ -51,11 +52,12 @@ extension SearchFilter {
 
 /// A parsed `sheaf search` query: every term and filter must match, no excluded one may.
 ///
-/// Syntax (DESIGN.md, "Index and search"): whitespace-separated words are ANDed; `"a phrase"`;
-/// `prefix*`; `a OR b` (upper-case `OR`, binding tighter than AND: `x a OR b` is x AND (a OR b));
-/// `-word`, `-"a phrase"`, `-tag:x` to exclude; filters `tag:x` / `#x`, `in:Folder/Sub`,
-/// `title:…`, `after:` / `before:` (YYYY-MM-DD, YYYY-MM or YYYY), `has:attachment`,
-/// `is:conflict`, `links:Note`. A `key:value` with any other key (`http://x`, `10:30`) is a word.
+/// Syntax (README.md, `sheaf search`; filters in docs/search.md): whitespace-separated words are
+/// ANDed; `"a phrase"`; `prefix*`; `a OR b` (upper-case `OR`, binding tighter than AND: `x a OR b`
+/// is x AND (a OR b)); `-word`, `-"a phrase"`, `-tag:x` to exclude; filters `tag:x` / `#x`,
+/// `in:Folder/Sub`, `title:…`, `after:` / `before:` (YYYY-MM-DD, YYYY-MM or YYYY),
+/// `has:attachment`, `is:conflict`, `links:Note`. A `key:value` with any other key (`http://x`,
+/// `10:30`) is a word.
 public struct SearchQuery: Equatable, Sendable {
     /// Terms that must all match.
     public var terms: [SearchTerm]

@@ -5,7 +5,8 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
     public var path: String?
     public var cause: String?
     public var hint: String?
-    /// The process exit code: 2 for errors, 75 when a remote could not be reached (DESIGN.md).
+    /// The process exit code: 2 for errors, 75 when a remote could not be reached
+    /// (docs/exit-codes.md).
     public var exitCode: Int32
 
     public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil, exitCode: Int32 = 2) {

@@ -1,6 +1,6 @@
-// The one write path for a user's files (DESIGN.md principle 2: no edit is ever lost). Every
-// command that changes a note or an attachment (new, append, tags, mv, resolve, restore, attach,
-// the work-tree update of a pull) writes through here, and only to a `SafePath`.
+// The one write path for a user's files (ARCHITECTURE.md, "One write rule": no edit is ever lost).
+// Every command that changes a note or an attachment (new, append, tags, mv, resolve, restore,
+// attach, the work-tree update of a pull) writes through here, and only to a `SafePath`.
 //
 // A replacement goes: temporary file beside the target, fsync; then, immediately before the
 // swap, the target's identity is compared with the one Sheaf read. If an editor saved meanwhile,

@@ -1,5 +1,5 @@
-// Recording the work tree as a commit: before `rm` (so the removed note is in history) and for
-// the deletion itself. The message follows DESIGN.md: `sheaf: <device>: 2 edited, 1 added`,
+// Recording the work tree as a commit: before `rm` (so the removed note is in history) and for the
+// deletion itself. The message is docs/sync.md's (Commits): `sheaf: <device>: 2 edited, 1 added`,
 // with the paths in the body.
 import SheafCore
 import SheafGit

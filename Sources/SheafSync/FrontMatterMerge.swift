@@ -1,8 +1,8 @@
-// The front-matter half of the note merge. First the YAML lines are merged like any text: when
-// that is clean and still a valid mapping with unique keys, comments and layout of both sides
-// survive. Otherwise each top-level key is merged on its own (DESIGN.md, Sync): a key one side
-// changed takes that side's lines verbatim; lists merge as multisets; `modified`/`updated` (and
-// any key whose three values are dates) take the later time, and a timestamp one side removed
+// The front-matter half of the note merge. First the YAML lines are merged like any text: when that
+// is clean and still a valid mapping with unique keys, comments and layout of both sides survive.
+// Otherwise each top-level key is merged on its own (docs/merging.md, "Front-matter"): a key one
+// side changed takes that side's lines verbatim; lists merge as multisets; `modified`/`updated`
+// (and any key whose three values are dates) take the later time, and a timestamp one side removed
 // stays removed; any other key both sides changed differently is a conflict.
 import Foundation
 import SheafCore

@@ -1,4 +1,4 @@
-// The note merge: one note edited on two sides, merged against the ancestor (DESIGN.md, Sync).
+// The note merge: one note edited on two sides, merged against the ancestor (docs/merging.md).
 // It is a pure function of three texts. Front-matter merges key by key, the body by lines
 // through git's xdiff, all three compared without BOM and with LF endings (`TextShape`); where
 // edits overlap the note keeps the local side and the remote side's version goes to a conflict

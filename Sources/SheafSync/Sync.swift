@@ -53,7 +53,8 @@ public struct Syncer {
     public let remote: String
     public var transfer: TransferOptions
     public var allowUnrelated = false
-    /// Waits between push attempts after a rejection (DESIGN.md: 0.5 s, 1 s, 2 s).
+    /// Waits between push attempts after a rejection (docs/sync.md, "Push and sync": 0.5 s, 1 s, 2
+    /// s).
     public var retryDelays: [Double] = [0.5, 1, 2]
 
     public init(repository: Repository, workTree: String, journal: String, device: String, remote: String,

@@ -1,7 +1,7 @@
 // The byte shape of a text apart from its words: a leading UTF-8 BOM and the line ending of each
 // line. The note merge compares texts without them (a side that only converted its line endings,
 // or added a BOM, changed no line), then writes the result in the local side's shape, so lines
-// the remote side brought do not mix their endings into the note (DESIGN.md, Sync).
+// the remote side brought do not mix their endings into the note (docs/merging.md, "Byte shape").
 
 struct TextShape {
     static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]

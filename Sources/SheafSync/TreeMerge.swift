@@ -1,7 +1,7 @@
-// Merging two commits path by path against their ancestor: the changes of each side (renames
-// found by git similarity, then by front-matter `id`), the rules of DESIGN.md "Sync" for each
-// combination (edit beats delete, an edit follows a rename, add/add merges against what both
-// sides start with, overlapping edits leave a conflict file; docs/merging.md), and the merged tree built from the local
+// Merging two commits path by path against their ancestor: the changes of each side (renames found
+// by git similarity, then by front-matter `id`), the rules of docs/merging.md ("Paths") for each
+// combination (edit beats delete, an edit follows a rename, add/add merges against what both sides
+// start with, overlapping edits leave a conflict file), and the merged tree built from the local
 // side's tree. Files over the note size limit (10 MB) are never loaded: they are not merged by
 // content but kept side by side, as binary files are. Nothing here touches the work tree.
 import Foundation

@@ -2,12 +2,12 @@
 // command (libvips-tools, installed by scripts/setup), SVG and PDF written by hand, and the broken
 // files written byte by byte.
 import Foundation
+import TestSupport
 
 public enum Fixtures {
     /// A folder of every fixture, made once per test process.
     public static let folder: String = {
-        let dir = NSTemporaryDirectory() + "sheaf-media-fixtures-\(getpid())"
-        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = TempDir.make("media-fixtures")
         make(in: dir)
         return dir
     }()
@@ -50,13 +50,8 @@ public enum Fixtures {
     }
 
     public static func vips(_ arguments: String...) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["vips"] + arguments
-        p.standardError = FileHandle.nullDevice
-        try! p.run()
-        p.waitUntilExit()
-        precondition(p.terminationStatus == 0, "vips \(arguments.joined(separator: " ")) failed; run scripts/setup")
+        let r = runProcess("/usr/bin/env", ["vips"] + arguments, in: "/")
+        precondition(r.status == 0, "vips \(arguments.joined(separator: " ")) failed; run scripts/setup")
     }
 
     public static func write(_ data: Data, _ path: String) { try! data.write(to: URL(fileURLWithPath: path)) }

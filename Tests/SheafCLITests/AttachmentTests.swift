@@ -1,6 +1,7 @@
 import Foundation
 import MediaFixtures
 import SheafCore
+import TestSupport
 import Testing
 
 @Suite struct AttachmentTests {

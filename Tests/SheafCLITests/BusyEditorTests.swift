@@ -4,6 +4,7 @@
 // the editor made must be in the file afterwards. Short by default; SHEAF_LONG_TESTS=1 runs the
 // long version (2,000 linking notes, 160 tag and append rounds, 10 pulls of 400 notes).
 import Foundation
+import TestSupport
 import Testing
 
 /// A background editor: saves `files` in turn until `stop()`, logging each save it made.

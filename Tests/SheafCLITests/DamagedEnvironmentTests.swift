@@ -3,6 +3,7 @@
 // the tests are skipped without it.
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 // `sheaf doctor` on a vault built to hold one of each problem, and on a healthy one.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct DoctorTests {

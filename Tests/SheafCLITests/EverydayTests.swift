@@ -1,5 +1,6 @@
 // Habits of zk, git and Obsidian users that broke (issue 14), each tried as a user would.
 import Foundation
+import TestSupport
 import Testing
 import Yams
 
@@ -88,7 +89,7 @@ import Yams
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
         let script = "printf 'alpha\\nbeta\\ngamma\\n' | while read t; do \"$SHEAF\" new \"$t\"; done"
-        let r = CLI.runProcess("/bin/sh", ["-c", script], in: vault, environment: ["SHEAF": CLI.binary])
+        let r = runProcess("/bin/sh", ["-c", script], in: vault, environment: ["SHEAF": CLI.binary])
         #expect(r.status == 0, "\(r.stderr)")
         for name in ["alpha", "beta", "gamma"] {
             #expect(FileManager.default.fileExists(atPath: vault + "/\(name).md"), "\(name).md is missing")
@@ -149,8 +150,8 @@ import Yams
         #expect(lines.contains { $0.contains(" ") })
         let nul = CLI.run(["ls", "-0"], in: vault).stdout
         #expect(nul.split(separator: "\0").map(String.init) == lines)
-        let viaXargs = CLI.runProcess("/bin/sh", ["-c", "\"$SHEAF\" ls --null | xargs -0 -n1 printf '%s\\n'"], in: vault,
-                                      environment: ["SHEAF": CLI.binary])
+        let viaXargs = runProcess("/bin/sh", ["-c", "\"$SHEAF\" ls --null | xargs -0 -n1 printf '%s\\n'"], in: vault,
+                                  environment: ["SHEAF": CLI.binary])
         #expect(viaXargs.stdout.split(separator: "\n").map(String.init) == lines)
         #expect(CLI.run(["search", "lisbon", "-0"], in: vault).stdout.hasSuffix("\0"))
         #expect(CLI.run(["backlinks", "Tram 28", "-0"], in: vault).stdout.hasSuffix("\0"))
@@ -165,8 +166,8 @@ import Yams
         let vault = CLI.sampleVault(temp)
         let paged = temp.path + "/paged"
         func onTerminal(_ args: String, _ env: [String: String] = [:]) -> RunResult {
-            CLI.runProcess("/usr/bin/script", ["-qec", "\"$SHEAF\" " + args, "/dev/null"], in: vault,
-                           environment: ["SHEAF": CLI.binary, "PAGER": "cat > '\(paged)'", "TERM": "xterm"].merging(env) { $1 })
+            runProcess("/usr/bin/script", ["-qec", "\"$SHEAF\" " + args, "/dev/null"], in: vault,
+                       environment: ["SHEAF": CLI.binary, "PAGER": "cat > '\(paged)'", "TERM": "xterm"].merging(env) { $1 })
         }
         _ = onTerminal("ls")
         let text = CLI.read(paged)
@@ -297,9 +298,9 @@ import Yams
         _sheaf sheaf "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
         printf '%s\\n' "${COMPREPLY[@]}"
         """
-        let r = CLI.runProcess("/bin/bash", ["-c", script], in: vault,
-                               environment: ["SHEAF": CLI.binary, "LINE": line,
-                                             "PATH": (CLI.binary as NSString).deletingLastPathComponent + ":/usr/bin:/bin"])
+        let r = runProcess("/bin/bash", ["-c", script], in: vault,
+                           environment: ["SHEAF": CLI.binary, "LINE": line,
+                                         "PATH": (CLI.binary as NSString).deletingLastPathComponent + ":/usr/bin:/bin"])
         return r.stdout.split(separator: "\n").map(String.init)
     }
 

@@ -5,6 +5,7 @@
 import Foundation
 import MediaFixtures
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ import Glibc
 @Suite struct FastStartTests {
     /// The libraries a run of `executable` made the dynamic loader look up (from LD_DEBUG=libs).
     static func loadedLibraries(_ executable: String, _ arguments: [String], in directory: String) -> [String] {
-        let r = CLI.runProcess(executable, arguments, in: directory, environment: ["LD_DEBUG": "libs"])
+        let r = runProcess(executable, arguments, in: directory, environment: ["LD_DEBUG": "libs"])
         return r.stderr.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "find library=") else { return nil }
             return String(line[range.upperBound...].prefix { $0 != " " && $0 != "[" })
@@ -49,19 +50,19 @@ import Glibc
         if link(CLI.binary, bin + "/sheaf") != 0 { try FileManager.default.copyItem(atPath: CLI.binary, toPath: bin + "/sheaf") }
         let lonely = bin + "/sheaf"
 
-        let index = CLI.runProcess(lonely, ["index"], in: vault)
+        let index = runProcess(lonely, ["index"], in: vault)
         #expect(index.status == 0, "\(index.stderr)")
         #expect(index.stderr.contains("left without a thumbnail") && index.stderr.contains("`sheaf-thumbnailer`")
                 && index.stderr.contains("scripts/install"), "\(index.stderr)")
-        let thumb = CLI.runProcess(lonely, ["thumb", "Trips/Lisbon/tram-28.png"], in: vault)
+        let thumb = runProcess(lonely, ["thumb", "Trips/Lisbon/tram-28.png"], in: vault)
         #expect(thumb.status == 2 && thumb.stderr.contains("cannot find the thumbnail helper `sheaf-thumbnailer`"), "\(thumb.stderr)")
-        let listing = CLI.runProcess(lonely, ["attachments", "--json"], in: vault)
+        let listing = runProcess(lonely, ["attachments", "--json"], in: vault)
         #expect(listing.stdout.contains("\"pending\"") && !listing.stdout.contains("\"failed\""), "\(listing.stdout)")
 
         // With the helper on PATH (not beside this copy of sheaf), the same copy makes them.
         let helperFolder = (Self.helper as NSString).deletingLastPathComponent
-        let found = CLI.runProcess(lonely, ["thumb", "Trips/Lisbon/tram-28.png"], in: vault,
-                                   environment: ["PATH": "/usr/bin:/bin:" + helperFolder])
+        let found = runProcess(lonely, ["thumb", "Trips/Lisbon/tram-28.png"], in: vault,
+                               environment: ["PATH": "/usr/bin:/bin:" + helperFolder])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(FileManager.default.fileExists(atPath: found.stdout.trimmingCharacters(in: .newlines)))
     }

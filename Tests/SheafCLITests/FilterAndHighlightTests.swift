@@ -1,5 +1,6 @@
 // `ls --folder` and `search in:` are one filter; a snippet marks what the index matched.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct FilterAndHighlightTests {

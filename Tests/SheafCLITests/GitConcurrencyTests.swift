@@ -2,6 +2,7 @@
 // rebase left unfinished, and the lock files a killed sync leaves. Real git, real processes.
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,20 +14,9 @@ final class SilentListener {
     let port: UInt16
 
     init() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                precondition(bind(fd, raw, length) == 0 && listen(fd, 8) == 0)
-                precondition(getsockname(fd, raw, &length) == 0)
-            }
-        }
+        let (fd, port) = Loopback.bind(listen: 8)!
         self.fd = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(port)
     }
 
     /// Waits until a client has connected (at most `seconds`).

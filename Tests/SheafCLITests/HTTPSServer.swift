@@ -3,10 +3,11 @@
 //   here with openssl), Basic auth (an htpasswd line from `openssl passwd`), and git's own
 //   git-http-backend behind fcgiwrap, serving bare repositories from a temporary folder.
 // - SilentServer: a listening socket that accepts connections and never writes a byte.
-// Plus `runWithDeadline`, which kills a command that outlives its deadline, so a hang fails the
-// test instead of stopping the suite.
+// (TestSupport's `runProcess(deadline:)` kills a command that outlives its deadline, so a hang
+// fails the test instead of stopping the suite.)
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,7 @@ final class HTTPSGitServer {
     init(in dir: String, user: String, password: String) throws {
         self.dir = dir
         caFile = dir + "/ca.pem"
-        port = ServerProcess.freePort()
+        port = Loopback.freePort()
         let fm = FileManager.default
         for folder in ["repos", "tmp", "logs"] { try fm.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true) }
 
@@ -108,8 +109,8 @@ final class HTTPSGitServer {
     @discardableResult
     func createRepository(_ name: String) -> String {
         let path = dir + "/repos/" + name
-        _ = CLI.runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", path], in: dir)
-        _ = CLI.runProcess("/usr/bin/git", ["--git-dir", path, "config", "http.receivepack", "true"], in: dir)
+        _ = runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", path], in: dir)
+        _ = runProcess("/usr/bin/git", ["--git-dir", path, "config", "http.receivepack", "true"], in: dir)
         return path
     }
 
@@ -120,7 +121,7 @@ final class HTTPSGitServer {
 
     @discardableResult
     private static func openssl(_ arguments: [String], in dir: String) throws -> String {
-        let result = CLI.runProcess(openssl, arguments, in: dir)
+        let result = runProcess(openssl, arguments, in: dir)
         guard result.status == 0 else { throw ServerError("openssl \(arguments.first ?? "") failed: \(result.stderr)") }
         return result.stdout
     }
@@ -140,20 +141,9 @@ final class SilentServer: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound, listen(fd, 16) == 0 else { close(fd); throw ServerError("cannot listen") }
+        guard let (fd, port) = Loopback.bind(listen: 16) else { throw ServerError("cannot listen") }
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in
             while true {
                 let fd = accept(listener, nil, nil)
@@ -179,33 +169,5 @@ final class SilentServer: @unchecked Sendable {
         done.wait()
         close(listener)
         for fd in connections { close(fd) }
-    }
-}
-
-extension CLI {
-    /// Runs `sheaf` like `run`, but kills it when it outlives `deadline` seconds (status 137).
-    static func runWithDeadline(_ arguments: [String], in directory: String, deadline: Double,
-                                environment extra: [String: String] = [:]) -> RunResult {
-        var env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": directory, "LANG": "C.UTF-8",
-                   "GIT_CONFIG_NOSYSTEM": "1", "TZ": "UTC"]
-        for (k, v) in extra { env[k] = v }
-        let base = NSTemporaryDirectory() + "sheaf-io-\(UUID().uuidString)"
-        let (outPath, errPath) = (base + ".out", base + ".err")
-        defer { for p in [outPath, errPath] { try? FileManager.default.removeItem(atPath: p) } }
-        guard let pid = Spawn.start(binary, arguments, in: directory, environment: env, stdout: outPath, stderr: errPath) else {
-            return RunResult(status: 127, stdout: "", stderr: "could not start sheaf")
-        }
-        let start = Date()
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date().timeIntervalSince(start) > deadline {
-                kill(pid, SIGKILL)
-                _ = Spawn.wait(pid)
-                return RunResult(status: 137, stdout: read(outPath), stderr: read(errPath) + "\n(killed after \(deadline) s)")
-            }
-            usleep(50_000)
-        }
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return RunResult(status: code, stdout: read(outPath), stderr: read(errPath))
     }
 }

@@ -4,6 +4,7 @@
 // transports must be tested, and scripts/setup installs them.
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,7 +60,7 @@ import Glibc
         #expect(refused.stderr.contains("no credential helper"), "\(refused.stderr)")
         #expect(sheaf(["remote", "list"], in: first).stdout.isEmpty)
 
-        _ = CLI.runProcess("/usr/bin/git", ["config", "--global", "credential.helper", "store"], in: home, environment: ["HOME": home])
+        _ = runProcess("/usr/bin/git", ["config", "--global", "credential.helper", "store"], in: home, environment: ["HOME": home])
         let added = sheaf(["remote", "add", "origin", withToken], in: first)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(CLI.read(first + "/.git/config").contains("url = \(server.url("notes.git"))\n"))
@@ -100,7 +101,7 @@ import Glibc
 
         // A URL with a token already in .git/config (written by plain git) is shown redacted,
         // in the listing and in errors; so is one typed where a remote name belongs.
-        _ = CLI.runProcess("/usr/bin/git", ["remote", "add", "plain", "https://alice:\(token)@127.0.0.1:\(ServerProcess.freePort())/notes.git"],
+        _ = runProcess("/usr/bin/git", ["remote", "add", "plain", "https://alice:\(token)@127.0.0.1:\(Loopback.freePort())/notes.git"],
                        in: first)
         #expect(sheaf(["remote", "list"], in: first).stdout.contains("plain\thttps://***@127.0.0.1:"))
         #expect(sheaf(["remote", "list", "--json"], in: first).stdout.contains("https://***@127.0.0.1:"))
@@ -109,7 +110,7 @@ import Glibc
         #expect(offline.stderr.contains("https://***@127.0.0.1:"), "\(offline.stderr)")
         let typed = sheaf(["pull", withToken], in: first)
         #expect(typed.status == 2)
-        _ = CLI.runProcess("/usr/bin/git", ["remote", "remove", "plain"], in: first)
+        _ = runProcess("/usr/bin/git", ["remote", "remove", "plain"], in: first)
 
         for result in outputs {
             #expect(!result.stdout.contains(token) && !result.stderr.contains(token), "the token was printed: \(result.stdout)\(result.stderr)")
@@ -136,14 +137,14 @@ import Glibc
             #expect(CLI.run(["remote", "add", "origin", url], in: r[0]).status == 0)
             r.write(0, "Start.md", "# Start\n\nlocal edit \(i)\n")
             let before = silent.accepted
-            let sync = CLI.runWithDeadline(["sync"], in: r[0], deadline: 60, environment: ["SHEAF_TRANSFER_TIMEOUT": "1"])
+            let sync = runProcess(CLI.binary, ["sync"], in: r[0], environment: ["SHEAF_TRANSFER_TIMEOUT": "1"], deadline: 60)
             #expect(sync.status == 75, "\(url): \(sync.stderr)")
             #expect(sync.stderr.contains("sent nothing for 1 s"), "\(url): \(sync.stderr)")
             #expect(silent.accepted > before, "\(url): the server was not reached")
             let log = Replicas.git(["log", "-1", "--format=%s", "--", "Start.md"], in: r[0])
             #expect(log.stdout.hasPrefix("sheaf: r0:"), "the local commit is kept")
             #expect(Replicas.git(["status", "--porcelain"], in: r[0]).stdout.isEmpty)
-            let pull = CLI.runWithDeadline(["pull", "--json"], in: r[0], deadline: 60, environment: ["SHEAF_TRANSFER_TIMEOUT": "1"])
+            let pull = runProcess(CLI.binary, ["pull", "--json"], in: r[0], environment: ["SHEAF_TRANSFER_TIMEOUT": "1"], deadline: 60)
             #expect(pull.status == 75, "\(url): \(pull.stderr)")
         }
         withExtendedLifetime(silent) {}

@@ -1,6 +1,7 @@
-// `sheaf log`, `show NOTE@REV` and `restore` (DESIGN.md "Sync", last bullet): git history is the
-// trash. Driven through the built binary, with renames made by the shell as a user would.
+// `sheaf log`, `show NOTE@REV` and `restore` (docs/sync.md, "History is the trash"): git history is
+// the trash. Driven through the built binary, with renames made by the shell as a user would.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct HistoryTests {

@@ -1,6 +1,7 @@
 // Issue 13, item 5: safe writes for scripts. `show --json` reports the note's git blob id; `write`
 // and `append` with `--if-match BLOB` merge a note changed since instead of overwriting it.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite(.serialized) struct IfMatchTests {
@@ -17,7 +18,7 @@ import Testing
     @Test func showJSONReportsTheGitBlobID() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
-        let git = CLI.runProcess("/usr/bin/git", ["hash-object", Self.note], in: vault).stdout
+        let git = runProcess("/usr/bin/git", ["hash-object", Self.note], in: vault).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(git.count == 40 && Self.blob(vault) == git)
     }
@@ -95,7 +96,7 @@ import Testing
             #expect(r.stderr.contains("--if-match"))
         }
         // A commit's id is not a blob's.
-        let head = CLI.runProcess("/usr/bin/git", ["rev-parse", "HEAD"], in: vault).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let head = runProcess("/usr/bin/git", ["rev-parse", "HEAD"], in: vault).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         if head.count == 40 {
             #expect(CLI.run(["write", Self.note, "--if-match", head], in: vault, stdin: "replaced\n").status == 2)
         }
@@ -115,7 +116,7 @@ import Testing
         for k in 0..<rounds {
             // What a script does: read the note, hash what it read (storing the blob), write.
             let read = CLI.read(vault + "/" + Self.note)
-            let blob = CLI.runProcess("/usr/bin/git", ["hash-object", "-w", "--stdin"], in: vault, stdin: read).stdout
+            let blob = runProcess("/usr/bin/git", ["hash-object", "-w", "--stdin"], in: vault, stdin: read).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let r = CLI.run(["write", Self.note, "--if-match", blob], in: vault,
                             stdin: read + (read.hasSuffix("\n") || read.isEmpty ? "" : "\n") + "script-\(k)\n")

@@ -2,6 +2,7 @@
 // read command never sees a half-built index.
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@
 // `/usr/bin/time`, which reports the child's peak RSS; the budget is 300 MB for any command.
 import Foundation
 import MediaFixtures
+import TestSupport
 import Testing
 
 enum PeakRSS {

@@ -27,7 +27,7 @@ import TestSupport
             for (name, lines) in [("base.md", base), ("ours.md", ours), ("theirs.md", theirs)] {
                 CLI.write(lines.map { $0 + "\n" }.joined(), to: temp.path + "/" + name)
             }
-            let git = CLI.runProcess("/usr/bin/git", ["merge-file", "-p", "ours.md", "base.md", "theirs.md"], in: temp.path)
+            let git = runProcess("/usr/bin/git", ["merge-file", "-p", "ours.md", "base.md", "theirs.md"], in: temp.path)
             let sheaf = CLI.run(["merge-file", "base.md", "ours.md", "theirs.md"], in: temp.path)
             #expect(!hasConflictMarkers(sheaf.stdout))
             if git.status == 0 {
@@ -46,8 +46,8 @@ import TestSupport
         CLI.write("---\ntitle: Trip\ntags:\n  - travel\n---\nbody\n", to: temp.path + "/base.md")
         CLI.write("---\ntitle: Trip\ntags:\n  - travel\n  - lisbon\n---\nbody\n", to: temp.path + "/ours.md")
         CLI.write("---\ntitle: Trip\ntags:\n  - travel\n  - food\n---\nbody\n", to: temp.path + "/theirs.md")
-        #expect(CLI.runProcess("/usr/bin/git", ["merge-file", "-p", "ours.md", "base.md", "theirs.md"], in: temp.path).status != 0,
-                "git alone conflicts here")
+        #expect(runProcess("/usr/bin/git", ["merge-file", "-p", "ours.md", "base.md", "theirs.md"], in: temp.path).status != 0,
+            "git alone conflicts here")
         let sheaf = CLI.run(["merge-file", "base.md", "ours.md", "theirs.md", "-o", "out.md"], in: temp.path)
         #expect(sheaf.status == 0)
         #expect(CLI.read(temp.path + "/out.md") == "---\ntitle: Trip\ntags:\n  - travel\n  - lisbon\n  - food\n---\nbody\n")

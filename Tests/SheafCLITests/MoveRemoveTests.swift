@@ -1,5 +1,6 @@
 import Foundation
 import SheafCore
+import TestSupport
 import Testing
 
 @Suite struct MoveRemoveTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct NoteCommandTests {
@@ -189,7 +190,7 @@ import Testing
         let vault = CLI.sampleVault(temp)
         for i in 0..<300 { CLI.write("# Note \(i)\nbody\n", to: vault + "/many/n\(i).md") }
         let r = CLI.sh("\"$SHEAF\" ls | head -1 >/dev/null; echo \"${PIPESTATUS:-}\"", in: vault)
-        let bash = CLI.runProcess("/bin/bash", ["-c", "\"$SHEAF\" ls | head -1 >/dev/null; echo ${PIPESTATUS[0]}"], in: vault, environment: ["SHEAF": CLI.binary])
+        let bash = runProcess("/bin/bash", ["-c", "\"$SHEAF\" ls | head -1 >/dev/null; echo ${PIPESTATUS[0]}"], in: vault, environment: ["SHEAF": CLI.binary])
         #expect(r.status == 0)
         #expect(bash.stdout == "0\n")
     }

@@ -1,6 +1,7 @@
 // `.obsidian/app.json` read as Obsidian's settings: where `attach` puts files and how it links
 // them, where `new` puts notes, and which files the index leaves out.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ObsidianSettingsTests {

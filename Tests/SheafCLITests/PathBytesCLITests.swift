@@ -3,6 +3,7 @@
 // folder chain deeper than libgit2's status limit. Names are made from bytes with open(2).
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,41 +11,10 @@ import Glibc
 @Suite struct PathBytesCLITests {
     static let nfc = "caf\u{E9}.md", nfd = "cafe\u{301}.md"
 
-    /// Writes `text` to the file named exactly `name` (bytes) in `folder`.
-    static func write(_ text: String, name: [UInt8], in folder: String) {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        }
-        precondition(fd >= 0, "open failed")
-        let bytes = Array(text.utf8)
-        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
-        close(fd)
-    }
-
-    /// The bytes of a file named exactly `name` in `folder`, nil when there is none.
-    static func read(name: [UInt8], in folder: String) -> String? {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY) } }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self)
-    }
-
     /// `git ls-tree -r -z HEAD` names as byte strings.
     static func committed(_ vault: String) -> Set<[UInt8]> {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        p.arguments = ["-C", vault, "ls-tree", "-r", "-z", "--name-only", "HEAD"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try! p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Set(data.split(separator: 0).map { Array($0) })
+        let r = runProcess("/usr/bin/git", ["-C", vault, "ls-tree", "-r", "-z", "--name-only", "HEAD"], in: vault)
+        return Set(r.output.split(separator: 0).map { Array($0) })
     }
 
     /// Whether a UTF-8 text holds `path` with exactly these bytes (not a canonical twin).
@@ -59,8 +29,8 @@ import Glibc
     @Test func nfcAndNfdTwinNamesWorkInEveryCommand() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
-        Self.write("# Composed\n\nnfcword\n", name: Array(Self.nfc.utf8), in: vault)
-        Self.write("# Decomposed\n\nnfdword\n", name: Array(Self.nfd.utf8), in: vault)
+        ByteName.write("# Composed\n\nnfcword\n", name: Array(Self.nfc.utf8), in: vault)
+        ByteName.write("# Decomposed\n\nnfdword\n", name: Array(Self.nfd.utf8), in: vault)
         for _ in 0..<2 {  // the first scan fills the index, the second compared with it
             let ls = CLI.run(["ls", "--json"], in: vault)
             #expect(ls.status == 0, "\(ls.stderr)")
@@ -76,8 +46,8 @@ import Glibc
         #expect(showNFC.status == 0 && showNFC.stdout.contains("nfcword"), "\(showNFC.stderr)")
         // A writer on one twin leaves the other alone.
         #expect(CLI.run(["tags", "add", Self.nfd, "accent"], in: vault).status == 0)
-        #expect(Self.read(name: Array(Self.nfd.utf8), in: vault)?.contains("accent") == true)
-        #expect(Self.read(name: Array(Self.nfc.utf8), in: vault) == "# Composed\n\nnfcword\n")
+        #expect(ByteName.read(name: Array(Self.nfd.utf8), in: vault)?.contains("accent") == true)
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == "# Composed\n\nnfcword\n")
         let commit = CLI.run(["commit"], in: vault)
         #expect(commit.status == 0, "\(commit.stderr)")
         #expect(Self.committed(vault).isSuperset(of: [Array(Self.nfc.utf8), Array(Self.nfd.utf8)]))
@@ -87,23 +57,23 @@ import Glibc
     /// Both twins travel through a sync and arrive as two files with their own bytes.
     @Test func nfcAndNfdTwinNamesSync() throws {
         let replicas = Replicas(2, samples: false)
-        Self.write("composed\n", name: Array(Self.nfc.utf8), in: replicas[0])
-        Self.write("decomposed\n", name: Array(Self.nfd.utf8), in: replicas[0])
+        ByteName.write("composed\n", name: Array(Self.nfc.utf8), in: replicas[0])
+        ByteName.write("decomposed\n", name: Array(Self.nfd.utf8), in: replicas[0])
         let pushed = replicas.sync(0)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         let pulled = replicas.sync(1)
         #expect(pulled.status == 0, "\(pulled.stderr)")
-        #expect(Self.read(name: Array(Self.nfc.utf8), in: replicas[1]) == "composed\n")
-        #expect(Self.read(name: Array(Self.nfd.utf8), in: replicas[1]) == "decomposed\n")
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: replicas[1]) == "composed\n")
+        #expect(ByteName.read(name: Array(Self.nfd.utf8), in: replicas[1]) == "decomposed\n")
         // An edit of one twin on the other side comes back to that twin only, through a
         // three-way tree merge (both sides have new commits).
-        Self.write("decomposed, edited\n", name: Array(Self.nfd.utf8), in: replicas[1])
+        ByteName.write("decomposed, edited\n", name: Array(Self.nfd.utf8), in: replicas[1])
         #expect(replicas.sync(1).status == 0)
-        Self.write("local\n", name: Array("local.md".utf8), in: replicas[0])
+        ByteName.write("local\n", name: Array("local.md".utf8), in: replicas[0])
         let merged = replicas.sync(0)
         #expect(merged.status == 0, "\(merged.stderr)")
-        #expect(Self.read(name: Array(Self.nfd.utf8), in: replicas[0]) == "decomposed, edited\n")
-        #expect(Self.read(name: Array(Self.nfc.utf8), in: replicas[0]) == "composed\n")
+        #expect(ByteName.read(name: Array(Self.nfd.utf8), in: replicas[0]) == "decomposed, edited\n")
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: replicas[0]) == "composed\n")
         let search = CLI.run(["search", "edited"], in: replicas[0])
         #expect(Self.holds(search.stdout, Self.nfd) && !Self.holds(search.stdout, Self.nfc), "\(search.stderr)")
     }
@@ -114,8 +84,8 @@ import Glibc
         let replicas = Replicas(2, samples: false)
         let vault = replicas[0]
         let invalid = Array("bad".utf8) + [0xFF] + Array(".md".utf8)
-        Self.write("# Raw\n\nrawword\n", name: invalid, in: vault)
-        Self.write("# Replaced\n\nreplword\n", name: Array("bad\u{FFFD}.md".utf8), in: vault)
+        ByteName.write("# Raw\n\nrawword\n", name: invalid, in: vault)
+        ByteName.write("# Replaced\n\nreplword\n", name: Array("bad\u{FFFD}.md".utf8), in: vault)
         let ls = CLI.run(["ls"], in: vault)
         #expect(ls.status == 0, "\(ls.stderr)")
         #expect(ls.stdout.contains("bad\u{FFFD}.md"))
@@ -125,7 +95,7 @@ import Glibc
         #expect(search.status == 0 && search.stdout.contains("bad\u{FFFD}.md"), "\(search.stderr)")
         // Alone: the rest of the vault commits and syncs, and the file is named.
         try FileManager.default.removeItem(atPath: vault + "/bad\u{FFFD}.md")
-        Self.write("# Other\n", name: Array("other.md".utf8), in: vault)
+        ByteName.write("# Other\n", name: Array("other.md".utf8), in: vault)
         let sync = replicas.sync(0)
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(sync.stderr.contains("bad\\xFF.md: the name is not UTF-8; not committed"))
@@ -134,7 +104,7 @@ import Glibc
         let status = CLI.run(["status"], in: vault)
         #expect(status.status == 0 && status.stderr.contains("bad\\xFF.md: the name is not UTF-8"), "\(status.stderr)")
         #expect(replicas.sync(1).status == 0)
-        #expect(Self.read(name: Array("other.md".utf8), in: replicas[1]) == "# Other\n")
+        #expect(ByteName.read(name: Array("other.md".utf8), in: replicas[1]) == "# Other\n")
     }
 
     /// Regression: a folder chain deeper than 100 made `git_status_list_new` fail ("directory
@@ -143,8 +113,8 @@ import Glibc
         let replicas = Replicas(2, samples: false)
         let chain = Array(repeating: "d", count: 101).joined(separator: "/")
         try FileManager.default.createDirectory(atPath: replicas[0] + "/" + chain, withIntermediateDirectories: true)
-        Self.write("# Deep\n\ndeepword\n", name: Array((chain + "/deep.md").utf8), in: replicas[0])
-        Self.write("# Top\n", name: Array("top.md".utf8), in: replicas[0])
+        ByteName.write("# Deep\n\ndeepword\n", name: Array((chain + "/deep.md").utf8), in: replicas[0])
+        ByteName.write("# Top\n", name: Array("top.md".utf8), in: replicas[0])
         let commit = CLI.run(["commit"], in: replicas[0])
         #expect(commit.status == 0, "\(commit.stderr)")
         #expect(Self.committed(replicas[0]).isSuperset(of: [Array("top.md".utf8), Array((chain + "/deep.md").utf8)]))
@@ -153,7 +123,7 @@ import Glibc
         #expect(replicas.sync(0).status == 0)
         let pulled = replicas.sync(1)
         #expect(pulled.status == 0, "\(pulled.stderr)")
-        #expect(Self.read(name: Array((chain + "/deep.md").utf8), in: replicas[1]) == "# Deep\n\ndeepword\n")
+        #expect(ByteName.read(name: Array((chain + "/deep.md").utf8), in: replicas[1]) == "# Deep\n\ndeepword\n")
         #expect(CLI.run(["search", "deepword"], in: replicas[1]).stdout.contains("deep.md"))
     }
 }

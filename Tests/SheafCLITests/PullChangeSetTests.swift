@@ -1,6 +1,7 @@
 // After a pull, the index and the thumbnails are updated from the pull's change set: no walk of
 // the vault, and a failure of either is reported (stderr and the JSON result), never dropped.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct PullChangeSetTests {
@@ -60,8 +61,8 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: strace) else { return }  // scripts/setup installs it
         let replicas = replicasWithOneRemoteEdit()
         let trace = replicas.temp.path + "/pull.trace"
-        let pulled = CLI.runProcess(strace, ["-f", "-e", "trace=%file,%stat,openat", "-o", trace, CLI.binary, "pull"],
-                                    in: replicas[1])
+        let pulled = runProcess(strace, ["-f", "-e", "trace=%file,%stat,openat", "-o", trace, CLI.binary, "pull"],
+                                in: replicas[1])
         #expect(pulled.status == 0, "\(pulled.stderr)")
         let lines = CLI.read(trace).split(separator: "\n").map(String.init)
         guard let start = lines.firstIndex(where: { $0.contains("/.sheaf/sync-journal\"") && $0.contains("rename") }) else {

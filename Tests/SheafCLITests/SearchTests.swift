@@ -8,7 +8,7 @@ import TestSupport
 
     /// Notes `rg -l -i -w WORD` finds, vault-relative, skipping dot-folders as Sheaf does.
     func ripgrep(_ word: String, in vault: String) -> Set<String> {
-        let r = CLI.runProcess("/usr/bin/rg", ["-l", "-i", "-w", "-F", "--glob", "*.md", "--", word, "."], in: vault)
+        let r = runProcess("/usr/bin/rg", ["-l", "-i", "-w", "-F", "--glob", "*.md", "--", word, "."], in: vault)
         return Set(r.stdout.split(separator: "\n").map { String($0.hasPrefix("./") ? $0.dropFirst(2) : $0) })
     }
 
@@ -169,7 +169,7 @@ import TestSupport
         // core.excludesFile set in the repository, so that git and libgit2 read the same one
         // (libgit2 reads /etc/gitconfig even under GIT_CONFIG_NOSYSTEM).
         CLI.write("global-only.md\n", to: vault + "/.config/excludes")
-        CLI.runProcess("/usr/bin/git", ["config", "core.excludesFile", vault + "/.config/excludes"], in: vault)
+        runProcess("/usr/bin/git", ["config", "core.excludesFile", vault + "/.config/excludes"], in: vault)
         let exclude = CLI.read(vault + "/.git/info/exclude")
         CLI.write(exclude + "scratch.md\n", to: vault + "/.git/info/exclude")
         for path in ["a.tmp.md", "Drafts/d.md", "Projects/private.md", "Projects/Sub/private.md", "private.md",
@@ -177,7 +177,7 @@ import TestSupport
             CLI.write("# x\nzqxjvellum\n", to: vault + "/" + path)
         }
         let listed = CLI.run(["ls", "--paths"], in: vault).stdout.split(separator: "\n").map(String.init).sorted()
-        let git = CLI.runProcess("/usr/bin/git", ["-c", "core.quotepath=off", "ls-files", "--others", "--exclude-standard"], in: vault)
+        let git = runProcess("/usr/bin/git", ["-c", "core.quotepath=off", "ls-files", "--others", "--exclude-standard"], in: vault)
         let expected = git.stdout.split(separator: "\n").map(String.init)
             .filter { VaultPath.isNote($0) && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
         #expect(listed == expected)

@@ -3,6 +3,7 @@
 // HOME holding known_hosts).
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ final class ServerProcess {
         self.pid = pid
         // Wait until it accepts connections (at most 10 s).
         for _ in 0..<200 {
-            if Self.accepts(port) { return }
+            if Loopback.accepts(port) { return }
             usleep(50_000)
         }
         stop()
@@ -31,38 +32,6 @@ final class ServerProcess {
         kill(pid, SIGKILL)
         _ = Spawn.wait(pid)
     }
-
-    /// A port nothing listens on right now.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                _ = bind(fd, raw, length)
-                _ = getsockname(fd, raw, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
 
 @Suite(.serialized) struct ServerTests {
@@ -73,7 +42,7 @@ final class ServerProcess {
                    "git-daemon is missing: scripts/setup installs git"))
     func syncThroughGitDaemon() throws {
         let r = Replicas(1, samples: false)
-        let port = ServerProcess.freePort()
+        let port = Loopback.freePort()
         let daemon = try #require(ServerProcess(Self.gitDaemon, [
             "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(r.temp.path)",
             "--listen=127.0.0.1", "--port=\(port)", r.temp.path], port: port))
@@ -104,7 +73,7 @@ final class ServerProcess {
             try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-            port = ServerProcess.freePort()
+            port = Loopback.freePort()
             let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
             url = "ssh://\(user)@127.0.0.1:\(port)\(r.bare)"
             keygen(dir + "/host_key")
@@ -131,7 +100,7 @@ final class ServerProcess {
         func keygen(_ path: String) {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".pub")
-            _ = CLI.runProcess("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path], in: dir)
+            _ = runProcess("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path], in: dir)
         }
 
         func start() -> ServerProcess? {

@@ -2,6 +2,7 @@
 // and plain git, as users would.
 import Foundation
 import SheafCore
+import TestSupport
 import Testing
 
 /// A bare repository and vaults cloned from it, all in one temporary folder.
@@ -14,7 +15,7 @@ final class Replicas {
     /// others are `sheaf clone`s of it; each has its own device name.
     init(_ count: Int, samples: Bool = true) {
         bare = temp.path + "/remote.git"
-        CLI.runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path)
+        runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path)
         let first = temp.path + "/r0"
         if samples {
             try! FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("samples").path, toPath: first)
@@ -88,9 +89,9 @@ final class Replicas {
 
     @discardableResult
     static func git(_ arguments: [String], in directory: String) -> RunResult {
-        CLI.runProcess("/usr/bin/git", arguments, in: directory,
-                       environment: ["GIT_AUTHOR_NAME": "Plain Git", "GIT_AUTHOR_EMAIL": "git@example.invalid",
-                                     "GIT_COMMITTER_NAME": "Plain Git", "GIT_COMMITTER_EMAIL": "git@example.invalid"])
+        runProcess("/usr/bin/git", arguments, in: directory,
+                   environment: ["GIT_AUTHOR_NAME": "Plain Git", "GIT_AUTHOR_EMAIL": "git@example.invalid",
+                                 "GIT_COMMITTER_NAME": "Plain Git", "GIT_COMMITTER_EMAIL": "git@example.invalid"])
     }
 }
 

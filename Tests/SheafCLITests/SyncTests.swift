@@ -1,4 +1,4 @@
-// Sync as a user with several clones of one vault sees it (DESIGN.md "Sync", issue 4).
+// Sync as a user with several clones of one vault sees it (docs/sync.md, issue 4).
 import Foundation
 import SheafCore
 import Testing

@@ -3,6 +3,7 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 
 @Suite struct GitBlobIDTests {
     static let note = "---\ntags: [travel]\n---\n# Lisbon\r\nTram 28 climbs to the castle. Café\n"
@@ -16,7 +17,7 @@ import Testing
     }
 
     func file(_ bytes: [UInt8]) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-blob-\(UUID().uuidString)").path
+        let path = TempDir.make("blob") + "/blob"
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
@@ -30,7 +31,7 @@ import Testing
         for (bytes, id) in cases {
             #expect(GitBlobID.of(bytes) == id)
             let path = file(bytes)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
             #expect(try GitBlobID.ofFile(path) == id)  // streamed in 1 MB pieces
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Yams
+import TestSupport
 @testable import SheafCore
 
 @Suite struct NoteTests {
@@ -106,8 +107,8 @@ import Yams
     }
 
     @Test func aNoteOverTheSizeLimitIsReadOnlyAsFarAsItsHead() throws {
-        let file = NSTemporaryDirectory() + "sheaf-note-\(UUID().uuidString).md"
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let temp = TempDir("note")
+        let file = temp.path + "/big.md"
         let text = "---\ntitle: Big one\n---\n" + String(repeating: "a line of text\n", count: 10_000)
         try text.write(toFile: file, atomically: false, encoding: .utf8)
         let size = text.utf8.count

@@ -1,5 +1,5 @@
-// The `sheaf search` query parser, tested with plain strings: every example in DESIGN.md,
-// Unicode, OR precedence, filters, and every error.
+// The `sheaf search` query parser, tested with plain strings: every example of README.md's query
+// table, Unicode, OR precedence, filters, and every error.
 import Foundation
 import PropertyBased
 import Testing

@@ -2,6 +2,7 @@
 // file system, bytes that are not UTF-8, and symlinked folders on the way are refused.
 import Foundation
 import Testing
+import TestSupport
 @testable import SheafCore
 
 @Suite struct VaultPathGuardTests {
@@ -24,10 +25,9 @@ import Testing
     }
 
     @Test func aFolderOnTheWayThatIsASymlinkIsRefused() throws {
-        let root = NSTemporaryDirectory() + "sheaf-guard-\(UUID().uuidString)"
-        let outside = root + "-outside"
+        let root = TempDir.make("guard")
+        let outside = TempDir.make("guard-outside")
         try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: outside) }
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: outside)
         try FileManager.default.createSymbolicLink(atPath: root + "/real/inner", withDestinationPath: root + "/real")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SheafGit
 
 /// Blobs in bounded memory: sizes from object headers, blobs streamed to files (loose objects
@@ -8,19 +9,11 @@ import Testing
     let dir: String
 
     init() {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-blob-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TempDir.make("blob")
     }
 
     func git(_ args: [String]) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        p.arguments = ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"] + args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try! p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        runProcess("/usr/bin/git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"] + args, in: dir).status
     }
 
     /// Bytes that are not all alike, so a wrong offset or a short copy shows.

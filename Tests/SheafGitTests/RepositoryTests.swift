@@ -1,34 +1,20 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SheafGit
 
 @Suite struct RepositoryTests {
-    func tempFolder() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-git-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     func write(_ text: String, _ path: String) {
         try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     func git(_ args: [String], in dir: String) -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        p.arguments = ["-C", dir] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try! p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        runProcess("/usr/bin/git", ["-C", dir] + args, in: dir).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func createMakesAnUnbornMainBranch() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("git")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         #expect(try repo.head() == nil)
@@ -37,7 +23,7 @@ import Testing
     }
 
     @Test func openDoesNotAdoptAnEnclosingRepository() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("git")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = try Repository.create(workTree: dir)
         try FileManager.default.createDirectory(atPath: dir + "/inner", withIntermediateDirectories: true)
@@ -46,7 +32,7 @@ import Testing
     }
 
     @Test func snapshotCommitsAddsEditsDeletesAndRenames() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("git")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         write("alpha\nbeta\ngamma\ndelta\n", dir + "/a.md")
@@ -75,7 +61,7 @@ import Testing
     }
 
     @Test func ignoreRulesComeFromGit() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("git")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         write("*.tmp\nbuild/\n", dir + "/.gitignore")
@@ -85,7 +71,7 @@ import Testing
     }
 
     @Test func stageMoveRecordsAGitMv() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("git")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         write("text\n", dir + "/a.md")

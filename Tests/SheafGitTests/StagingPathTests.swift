@@ -3,41 +3,17 @@
 // deeper than libgit2's status limit (100). Names are made from bytes with open(2).
 import Foundation
 import Testing
+import TestSupport
 @testable import SheafGit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 @Suite struct StagingPathTests {
-    func tempFolder() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-staging-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    func write(_ text: String, name: [UInt8], in folder: String) {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        }
-        precondition(fd >= 0, "open failed")
-        let bytes = Array(text.utf8)
-        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
-        close(fd)
-    }
-
     /// `git ls-files -z` as byte strings.
     func trackedPaths(_ dir: String) -> [[UInt8]] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        p.arguments = ["-C", dir, "ls-tree", "-r", "-z", "--name-only", "HEAD"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try! p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return data.split(separator: 0).map { Array($0) }
+        runProcess("/usr/bin/git", ["-C", dir, "ls-tree", "-r", "-z", "--name-only", "HEAD"], in: dir)
+            .output.split(separator: 0).map { Array($0) }
     }
 
     func commitAll(_ repo: Repository) throws -> CommitInfo {
@@ -48,12 +24,12 @@ import Glibc
     /// Regression: libgit2 reported `bad\xFF.md`, Swift read it as `bad\u{FFFD}.md`, and
     /// git_index_add_bypath failed on that name: nothing in the vault could be committed.
     @Test func stagingSkipsANameThatIsNotUTF8() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("staging")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         let invalid = Array("bad".utf8) + [0xFF] + Array(".md".utf8)
-        write("raw\n", name: invalid, in: dir)
-        write("fine\n", name: Array("a.md".utf8), in: dir)
+        ByteName.write("raw\n", name: invalid, in: dir)
+        ByteName.write("fine\n", name: Array("a.md".utf8), in: dir)
         let report = try repo.stageAll()
         #expect(report.skipped.map(\.path) == ["bad\\xFF.md"])
         _ = try repo.commitIndex(message: "snapshot\n", fallbackName: "test")
@@ -63,15 +39,15 @@ import Glibc
 
     /// Twins by canonical equivalence are two files for git too.
     @Test func nfcAndNfdTwinsAreBothCommitted() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("staging")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         let nfc = Array("caf\u{E9}.md".utf8), nfd = Array("cafe\u{301}.md".utf8)
-        write("composed\n", name: nfc, in: dir)
-        write("decomposed\n", name: nfd, in: dir)
+        ByteName.write("composed\n", name: nfc, in: dir)
+        ByteName.write("decomposed\n", name: nfd, in: dir)
         _ = try commitAll(repo)
         #expect(Set(trackedPaths(dir)) == [nfc, nfd])
-        write("decomposed, edited\n", name: nfd, in: dir)
+        ByteName.write("decomposed, edited\n", name: nfd, in: dir)
         _ = try repo.stageAll()
         #expect(try repo.stagedChanges().map { Array($0.path.utf8) } == [nfd])
     }
@@ -79,20 +55,20 @@ import Glibc
     /// Regression: git_status_list_new failed with "directory nesting too deep (100)", so no
     /// commit could be made while the vault held such a chain; `git add -A` copes.
     @Test func folderChainDeeperThan100IsCommitted() throws {
-        let dir = tempFolder()
+        let dir = TempDir.make("staging")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let repo = try Repository.create(workTree: dir)
         let chain = Array(repeating: "d", count: 101).joined(separator: "/")
         try FileManager.default.createDirectory(atPath: dir + "/" + chain, withIntermediateDirectories: true)
-        write("deep\n", name: Array((chain + "/deep.md").utf8), in: dir)
-        write("top\n", name: Array("top.md".utf8), in: dir)
-        write("*.tmp\n", name: Array(".gitignore".utf8), in: dir)
-        write("ignored\n", name: Array((chain + "/x.tmp").utf8), in: dir)
+        ByteName.write("deep\n", name: Array((chain + "/deep.md").utf8), in: dir)
+        ByteName.write("top\n", name: Array("top.md".utf8), in: dir)
+        ByteName.write("*.tmp\n", name: Array(".gitignore".utf8), in: dir)
+        ByteName.write("ignored\n", name: Array((chain + "/x.tmp").utf8), in: dir)
         _ = try commitAll(repo)
         #expect(Set(trackedPaths(dir)) == [Array("top.md".utf8), Array((chain + "/deep.md").utf8), Array(".gitignore".utf8)])
         #expect(try repo.workTreeChanges().isEmpty)
         // An edit and a deletion down there are seen and committed too.
-        write("deep, edited\n", name: Array((chain + "/deep.md").utf8), in: dir)
+        ByteName.write("deep, edited\n", name: Array((chain + "/deep.md").utf8), in: dir)
         #expect(try repo.workTreeChanges().map(\.path) == [chain + "/deep.md"])
         _ = try commitAll(repo)
         #expect(try repo.workTreeChanges().isEmpty)

@@ -1,12 +1,13 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafIndex
 
 /// `NoteIndex.apply`: the index updated per path from a change set, without a walk.
 @Suite struct ChangeSetApplyTests {
     func makeVault() -> (Vault, String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-apply-\(UUID().uuidString)").path
+        let root = TempDir.make("apply")
         try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
         return (Vault(root: root), root)
     }

@@ -3,11 +3,12 @@ import Foundation
 import GRDB
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafIndex
 
 @Suite struct ContentHashTests {
     func makeVault() -> (Vault, String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-hash-\(UUID().uuidString)").path
+        let root = TempDir.make("hash")
         try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
         return (Vault(root: root), root)
     }
@@ -19,19 +20,10 @@ import Testing
 
     @discardableResult
     func git(_ arguments: [String], in root: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "core.autocrlf=false"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": root, "GIT_CONFIG_NOSYSTEM": "1"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "git \(arguments)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let r = runProcess("/usr/bin/git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "core.autocrlf=false"]
+                           + arguments, in: root)
+        #expect(r.status == 0, "git \(arguments)")
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func storedHashes(_ vault: Vault) throws -> [String: String] {

@@ -4,6 +4,7 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafIndex
 #if canImport(Glibc)
 import Glibc
@@ -16,26 +17,9 @@ import Glibc
     static let replacement: [UInt8] = Array("bad\u{FFFD}.md".utf8)
 
     func makeVault() -> (Vault, String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-bytes-\(UUID().uuidString)").path
+        let root = TempDir.make("bytes")
         try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
         return (Vault(root: root), root)
-    }
-
-    /// Writes `text` to the file whose name is exactly `name` (bytes), in `folder`.
-    func write(_ text: String, name: [UInt8], in folder: String) {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        }
-        precondition(fd >= 0, "open failed")
-        let bytes = Array(text.utf8)
-        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
-        close(fd)
-    }
-
-    func remove(name: [UInt8], in folder: String) {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        _ = path.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     }
 
     func scan(_ index: NoteIndex, _ vault: Vault) throws -> ScanReport {
@@ -51,16 +35,16 @@ import Glibc
     @Test func nfcAndNfdTwinNamesAreTwoNotes() throws {
         let (vault, root) = makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        write("# Composed\nnfcword\n", name: Self.nfc, in: root)
-        write("# Decomposed\nnfdword\n", name: Self.nfd, in: root)
+        ByteName.write("# Composed\nnfcword\n", name: Self.nfc, in: root)
+        ByteName.write("# Decomposed\nnfdword\n", name: Self.nfd, in: root)
         let index = try NoteIndex(vault: vault)
         #expect(try scan(index, vault).added == 2)
         #expect(try paths(index) == [Self.nfc, Self.nfd].sorted { $0.lexicographicallyPrecedes($1) })
         // A second scan, and one after an edit of each twin in turn.
         _ = try scan(index, vault)
-        write("# Decomposed\nnfdword edited\n", name: Self.nfd, in: root)
+        ByteName.write("# Decomposed\nnfdword edited\n", name: Self.nfd, in: root)
         #expect(try scan(index, vault).changed == 1)
-        write("# Composed again\nnfcword\n", name: Self.nfc, in: root)
+        ByteName.write("# Composed again\nnfcword\n", name: Self.nfc, in: root)
         #expect(try scan(index, vault).changed == 1)
         let titles = Dictionary(uniqueKeysWithValues: try index.summaries().map { (Array($0.path.utf8), $0.title) })
         #expect(titles[Self.nfc] == "Composed again")
@@ -71,7 +55,7 @@ import Glibc
         #expect(nfd.first?.snippet.map(\.text).joined().contains("edited") == true)
         #expect(try index.search(SearchQuery.parse("nfcword"), vault: vault).map { Array($0.path.utf8) } == [Self.nfc])
         // Removing one twin removes that one only.
-        remove(name: Self.nfc, in: root)
+        ByteName.remove(name: Self.nfc, in: root)
         #expect(try scan(index, vault).removed == 1)
         #expect(try paths(index) == [Self.nfd])
     }
@@ -81,8 +65,8 @@ import Glibc
     @Test func invalidUTF8NameBesideItsReplacementTwin() throws {
         let (vault, root) = makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        write("# Raw\nrawword\n", name: Self.invalid, in: root)
-        write("# Replaced\nreplword\n", name: Self.replacement, in: root)
+        ByteName.write("# Raw\nrawword\n", name: Self.invalid, in: root)
+        ByteName.write("# Replaced\nreplword\n", name: Self.replacement, in: root)
         let index = try NoteIndex(vault: vault)
         let report = try scan(index, vault)
         #expect(try paths(index) == [Self.replacement])
@@ -91,7 +75,7 @@ import Glibc
         #expect(try index.search(SearchQuery.parse("rawword"), vault: vault).isEmpty)
         _ = try scan(index, vault)
         // Alone (no twin), the name is still named and skipped, never read as another file.
-        remove(name: Self.replacement, in: root)
+        ByteName.remove(name: Self.replacement, in: root)
         let alone = try scan(index, vault)
         #expect(try paths(index).isEmpty)
         #expect(alone.walkWarnings.map(\.path) == ["bad\\xFF.md"])
@@ -101,11 +85,11 @@ import Glibc
     @Test func nfcAndNfdTwinAttachmentsAreTwoRows() throws {
         let (vault, root) = makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        write("a", name: Array("caf\u{E9}.png".utf8), in: root)
-        write("bb", name: Array("cafe\u{301}.png".utf8), in: root)
+        ByteName.write("a", name: Array("caf\u{E9}.png".utf8), in: root)
+        ByteName.write("bb", name: Array("cafe\u{301}.png".utf8), in: root)
         let index = try NoteIndex(vault: vault)
         _ = try scan(index, vault)
-        write("ccc", name: Array("cafe\u{301}.png".utf8), in: root)
+        ByteName.write("ccc", name: Array("cafe\u{301}.png".utf8), in: root)
         _ = try scan(index, vault)
         let sizes = try index.attachments().map { (Array($0.path.utf8), $0.size) }
         #expect(sizes.count == 2)

@@ -2,11 +2,12 @@ import Foundation
 import SheafCore
 import GRDB
 import Testing
+import TestSupport
 @testable import SheafIndex
 
 @Suite struct ScannerTests {
     func makeVault() -> (Vault, String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sheaf-index-\(UUID().uuidString)").path
+        let root = TempDir.make("index")
         try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
         return (Vault(root: root), root)
     }

@@ -2,16 +2,16 @@ import Foundation
 import MediaFixtures
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafMedia
 
 @Suite struct ThumbnailerTests {
     let thumbnailer = Thumbnailer()
 
-    func output(_ name: String) -> String {
-        let dir = NSTemporaryDirectory() + "sheaf-media-out-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir + "/" + name + ".jpg"
-    }
+    /// One folder for the thumbnails of this test process.
+    static let outputFolder = TempDir.make("media-out")
+
+    func output(_ name: String) -> String { Self.outputFolder + "/" + name + ".jpg" }
 
     func size(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
 

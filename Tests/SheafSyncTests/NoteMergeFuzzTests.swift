@@ -1,7 +1,7 @@
 // A seeded fuzz of the note merge: generated notes mixing front-matter (scalars, flow and block
 // lists, nested maps, comments), CRLF and mixed line endings, a BOM, no final line break, `---`
-// lines in the body and Unicode text; each merge is checked against every law of DESIGN.md
-// "Sync" (see `NoteMergeLaws`). Seeds 0..<count, so a failure names the seed that replays it.
+// lines in the body and Unicode text; each merge is checked against every law of docs/merging.md
+// (see `NoteMergeLaws`). Seeds 0..<count, so a failure names the seed that replays it.
 import Foundation
 import SheafCore
 import Testing
@@ -176,7 +176,7 @@ struct FuzzNote {
     }
 }
 
-/// The laws of DESIGN.md "Sync" for one merge, each failure described in words.
+/// The laws of docs/merging.md ("The law") for one merge, each failure described in words.
 enum NoteMergeLaws {
     static let markers = ["<<<<<<<", "=======", ">>>>>>>", "|||||||"]
     static let notePath = "Notes/Fuzz.md"

@@ -1,5 +1,6 @@
-// Property tests for the note merge: the identities of a three-way merge, and DESIGN.md's law
-// that every line or tag either side added survives in the note or in its conflict file.
+// Property tests for the note merge: the identities of a three-way merge, and the law of
+// docs/merging.md that every line or tag either side added survives in the note or in its conflict
+// file.
 import Foundation
 import PropertyBased
 import SheafCore

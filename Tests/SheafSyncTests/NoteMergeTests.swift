@@ -1,4 +1,4 @@
-// One test per merge rule of DESIGN.md "Sync", with plain strings.
+// One test per merge rule of docs/merging.md, with plain strings.
 import Foundation
 import Testing
 @testable import SheafSync

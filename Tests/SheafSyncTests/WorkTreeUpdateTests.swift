@@ -4,6 +4,7 @@ import Foundation
 import SheafCore
 import SheafGit
 import Testing
+import TestSupport
 @testable import SheafSync
 
 @Suite struct WorkTreeUpdateTests {
@@ -17,8 +18,7 @@ import Testing
         var journal: String { root + "/.git/sheaf-journal" }
 
         init() throws {
-            root = NSTemporaryDirectory() + "sheaf-wtu-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            root = TempDir.make("wtu")
             repo = try Repository.create(workTree: root)
             try "one\ntwo\nthree\nfour\nfive\n".write(toFile: root + "/a.md", atomically: true, encoding: .utf8)
             try "b\n".write(toFile: root + "/b.md", atomically: true, encoding: .utf8)
@@ -85,8 +85,7 @@ import Testing
     @Test func aPullNeverWritesThroughASymlinkedFolder() throws {
         let f = try WorkTreeUpdateTests.Fixture()
         defer { f.cleanUp() }
-        let outside = NSTemporaryDirectory() + "sheaf-outside-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let outside = TempDir.make("outside")
         defer { try? FileManager.default.removeItem(atPath: outside) }
         try FileManager.default.createSymbolicLink(atPath: f.root + "/escape", withDestinationPath: outside)
         let payload = try f.repo.createBlob(Array("pwned\n".utf8))

@@ -1,5 +1,5 @@
-// `sheaf-bench sync`: DESIGN.md's sync budgets, each next to git's own CLI doing the same work on
-// an identical clone in the same run, samples alternating between the two.
+// `sheaf-bench sync`: the sync budgets of docs/budgets.md, each next to git's own CLI doing the
+// same work on an identical clone in the same run, samples alternating between the two.
 //
 // 1. `sheaf sync` with one note edited, local bare remote. Vault A (a copy of the generated vault,
 //    `sheaf init`, `sheaf index`, `sheaf remote add origin remote.git`, a first `sheaf sync`); the

@@ -1,8 +1,8 @@
-// The release benchmarks of DESIGN.md's performance budgets, each next to its reference measured
-// in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i` for search,
-// git's own CLI for sync and pull (`sheaf-bench sync`, SyncBench.swift), and process start next
-// to git and rg (`sheaf-bench start`, StartBench.swift).
-// Every figure is a whole process, from spawn to exit, timed here; peak RSS comes from wait4.
+// The release benchmarks of the performance budgets (docs/budgets.md), each next to its reference
+// measured in the same run: the plain FTS5 bulk load (fts_reference.py) for indexing, `rg -l -i`
+// for search, git's own CLI for sync and pull (`sheaf-bench sync`, SyncBench.swift), and process
+// start next to git and rg (`sheaf-bench start`, StartBench.swift). Every figure is a whole
+// process, from spawn to exit, timed here; peak RSS comes from wait4.
 //
 //   swift run -c release --package-path Benchmarks sheaf-bench [sync|start] --notes 10000 [--sheaf PATH]
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)

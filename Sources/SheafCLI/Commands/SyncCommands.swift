@@ -1,5 +1,5 @@
-// commit, pull, push, sync: thin commands over SheafKit's sync. Exit codes (DESIGN.md): 0 done,
-// 1 when conflict files were written (everything is safe), 75 when the remote cannot be
+// commit, pull, push, sync: thin commands over SheafKit's sync. Exit codes (docs/exit-codes.md): 0
+// done, 1 when conflict files were written (everything is safe), 75 when the remote cannot be
 // reached (local commits kept), 2 for errors.
 import ArgumentParser
 import Foundation

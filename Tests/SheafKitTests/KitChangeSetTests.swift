@@ -1,0 +1,58 @@
+// Change sets through Kit: the paths a pull wrote reach the index from its change set, with no
+// walk of the vault (a file the change set does not name stays unknown until a scan).
+import Foundation
+import SheafCore
+import Testing
+import TestSupport
+@testable import SheafKit
+
+@Suite struct KitChangeSetTests {
+    @Test func updateIndexLearnsExactlyThePathsOfTheChangeSet() throws {
+        let v = try KitVault()
+        let session = try v.session()
+        _ = try session.createNote(title: "Old", folder: nil, tags: [], body: "old")
+        _ = try session.freshIndex()
+        try v.write("# Pulled\n", "Inbox/Pulled.md")
+        try v.write("# Unannounced\n", "Inbox/Unannounced.md")
+        try FileManager.default.removeItem(atPath: v.root + "/Old.md")
+        var run = SyncRun(remote: "origin")
+        session.updateIndex(after: VaultChangeSet(added: ["Inbox/Pulled.md"], removed: ["Old.md"]), into: &run)
+        #expect(run.warnings.isEmpty, "\(run.warnings)")
+        #expect(run.indexed != nil)
+        let (paths, asIs) = try session.indexedPathsAsIs()
+        #expect(asIs)
+        #expect(paths == ["Inbox/Pulled.md"])
+    }
+
+    /// A pull through a real bare repository: the notes another clone pushed are in the pull's
+    /// change set and in the index right after it, without a scan.
+    @Test func aPullsChangeSetReachesTheIndex() throws {
+        let temp = TempDir("kit")
+        let bare = temp.path + "/remote.git"
+        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let a = try KitVault("a", in: temp)
+        let sessionA = try a.session()
+        _ = try sessionA.createNote(title: "First", folder: nil, tags: [], body: "one")
+        try sessionA.addRemote(name: "origin", url: bare)
+        _ = try sessionA.sync(SyncOptions())
+
+        let b = try KitVault("b", in: temp)
+        let sessionB = try b.session()
+        try sessionB.addRemote(name: "origin", url: bare)
+        let first = try sessionB.pull(SyncOptions())
+        #expect(first.changes.added.map(\.path) == ["First.md"])
+
+        _ = try sessionA.createNote(title: "Second", folder: "Trips", tags: [], body: "two")
+        try sessionA.append("more", to: sessionA.resolve("First"))
+        _ = try sessionA.sync(SyncOptions())
+        let run = try b.session().pull(SyncOptions())
+        #expect(run.warnings.isEmpty, "\(run.warnings)")
+        #expect(run.changes.added.map(\.path) == ["Trips/Second.md"])
+        #expect(run.changes.changed.map(\.path) == ["First.md"])
+        #expect(run.indexed != nil)
+        let (paths, asIs) = try b.session().indexedPathsAsIs()
+        #expect(asIs)
+        #expect(paths == ["First.md", "Trips/Second.md"])
+        #expect(b.read("First.md")?.hasSuffix("one\nmore\n") == true)
+    }
+}

@@ -1,0 +1,48 @@
+// What the Kit tests share: a real vault in a temporary folder (`VaultSession.initialize`, so a
+// real git repository and `.sheaf/`), opened the way a command opens one.
+import Foundation
+import SheafCore
+import TestSupport
+@testable import SheafKit
+
+/// A vault made by `sheaf init`'s own code, removed with the value.
+final class KitVault {
+    let temp: TempDir
+    let root: String
+
+    init(_ name: String = "vault", in temp: TempDir = TempDir("kit")) throws {
+        self.temp = temp
+        root = temp.path + "/" + name
+        _ = try VaultSession.initialize(folder: root)
+    }
+
+    /// A session opened at the vault's root (or `folder` inside it), as a command opens one.
+    func session(in folder: String = "") throws -> VaultSession {
+        try VaultSession.open(explicit: nil, environment: [:], workingDirectory: folder.isEmpty ? root : root + "/" + folder)
+    }
+
+    func write(_ text: String, _ path: String) throws {
+        let full = root + "/" + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
+    }
+
+    func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension VaultSession {
+    /// The paths the index holds now, read without a freshness scan: the test holds `.sheaf/lock`
+    /// meanwhile, so the session answers from the index as it is (and says so through `onBusy`).
+    func indexedPathsAsIs() throws -> (paths: [String], answeredAsIs: Bool) {
+        invalidate()
+        let held = try VaultLock.take(vault.lockPath, wait: false)
+        precondition(held != nil, "the lock was taken")
+        var busy = false
+        let paths = try freshIndex(onBusy: { busy = true }).0.summaries().map(\.path)
+        withExtendedLifetime(held) {}
+        return (paths.sorted(), busy)
+    }
+}
