@@ -4,6 +4,7 @@
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
+//   SheafWatch -> SheafCore (inotify; not wired into SheafKit yet)
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
 //                                   -> SheafCore
 // Two executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
@@ -66,6 +67,11 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(
+            name: "SheafWatch",
+            dependencies: ["SheafCore"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "SheafKit",
             dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync"],
             exclude: ["README.md"]
@@ -104,6 +110,10 @@ let package = Package(
                 "SheafSync", "SheafCore", "SheafGit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SheafWatchTests",
+            dependencies: ["SheafWatch", "SheafCore"]
         ),
         .testTarget(
             name: "SheafGitTests",

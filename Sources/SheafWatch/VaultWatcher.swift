@@ -1,0 +1,288 @@
+// The live view of a vault: inotify on every folder the walk would enter, events turned into
+// vault paths and gathered into one `VaultChangeSet` per quiet period. What it cannot vouch for
+// (the kernel's queue overflowed, a watch limit, an unreadable event, a folder that left the
+// vault, edited ignore rules) marks the batch "rescan needed" instead: the consumer then runs
+// one incremental scan, so no change is ever silently missed. After an overflow every folder is
+// watched again before the batch is handed over, so the consumer's scan starts from a complete
+// set of watches.
+//
+// Events are kept in order as small operations and folded into the change set when the batch is
+// made: a move's first half (IN_MOVED_FROM) holds its place until its second half arrives (a
+// rename) or its window passes (a removal), so "moved away, then a new file at the same name" is
+// still a change, not nothing.
+#if canImport(Glibc)
+import Glibc
+#endif
+import SheafCore
+
+/// Watches one vault and hands out its changes in batches (`nextBatch`). Use it from one thread;
+/// `stop` ends a wait from any thread.
+public final class VaultWatcher {
+    public let vault: Vault
+    public let options: WatchOptions
+    /// Ends `nextBatch`'s wait from another thread or a signal handler.
+    public let stop: WatchStop
+
+    private let filter: WatchFilter
+    private let queue: InotifyQueue
+    private let folders = FolderWatches()
+    private var cookieWatch: Int32 = -1
+
+    private enum Operation {
+        case add(String), change(String), remove(String), rename(String, String)
+        case many([Operation])
+        case waiting  // a move's first half, until its second half or its window passes
+    }
+    private struct PendingMove {
+        let slot: Int
+        let path: String
+        let isFolder: Bool
+        let deadline: Double
+    }
+
+    private var operations: [Operation] = []
+    private var pendingMoves: [UInt32: PendingMove] = [:]
+    private var reasons: [String] = []
+    private var cookies: [String] = []
+    private var warnings: [String] = []
+    private var resyncNeeded = false
+    private var firstEvent: Double?
+    private var lastEvent: Double = 0
+    private var sequence = 0
+    private var rootGone = false
+
+    /// Starts watching every folder of `vault` that `filter` follows (and `.sheaf/cookies`).
+    /// Changes made from now on are seen; the caller scans once after this returns to catch up
+    /// on what changed before.
+    public init(vault: Vault, filter: WatchFilter = WatchFilter(), options: WatchOptions = WatchOptions(),
+                stop: WatchStop = WatchStop()) throws(SheafError) {
+        self.vault = vault
+        self.filter = filter
+        self.options = options
+        self.stop = stop
+        queue = try InotifyQueue()
+        try WatchCookies.makeFolder(vault)
+        let cookieMask = UInt32(bitPattern: IN_CREATE) | UInt32(bitPattern: IN_ONLYDIR) | UInt32(bitPattern: IN_DONT_FOLLOW)
+        switch queue.addWatch(WatchCookies.folder(vault), mask: cookieMask) {
+        case .watching(let wd): cookieWatch = wd
+        case .gone: throw SheafError("cannot watch the cookie folder", path: WatchCookies.folder(vault), cause: "it vanished")
+        case .failed(let why): throw SheafError("cannot watch the vault", path: vault.root, cause: why)
+        }
+        WatchCookies.answerEarlierStale(vault)
+        let scan = folders.watchTree("", vault: vault, queue: queue, filter: filter)
+        guard folders.watch("") != nil else {
+            throw SheafError("cannot watch the vault", path: vault.root, cause: scan.failures.first ?? "the folder is gone")
+        }
+        warnings += scan.warnings
+    }
+
+    /// How many folders are watched.
+    public var watchedFolders: Int { folders.count }
+
+    /// Folders that could not be watched, with why. While any is listed, every batch is marked
+    /// "rescan needed" and cookies must be answered stale: changes there would go unseen.
+    public var unwatchedFolders: [(folder: String, why: String)] {
+        folders.missing.map { ($0.key.path, $0.value) }.sorted { PathBytes.precedes($0.folder, $1.folder) }
+    }
+
+    /// Whether every folder the walk would enter is watched.
+    public var isComplete: Bool { folders.missing.isEmpty }
+
+    /// Waits for the next batch: changes that settled (`options.quietPeriod` without an event,
+    /// or `options.maxLatency` after the first), or a reader's cookie. Returns nil once `stop`
+    /// is called. Throws when the vault folder itself is moved or deleted.
+    public func nextBatch() throws(SheafError) -> WatchBatch? {
+        while true {
+            if stop.isStopped { return nil }
+            if rootGone {
+                throw SheafError("the vault folder was moved or deleted", path: vault.root,
+                                 cause: "its watch reported IN_DELETE_SELF or IN_MOVE_SELF",
+                                 hint: "start the watcher again in the vault's new place")
+            }
+            let now = WatchClock.now()
+            resolveExpiredMoves(now: now)
+            if pendingMoves.isEmpty, let first = firstEvent,
+               !cookies.isEmpty || now - lastEvent >= options.quietPeriod || now - first >= options.maxLatency {
+                if let batch = makeBatch() { return batch }
+                continue
+            }
+            var deadline = Double.infinity
+            if let first = firstEvent { deadline = min(lastEvent + options.quietPeriod, first + options.maxLatency) }
+            for move in pendingMoves.values { deadline = min(deadline, move.deadline) }
+            let timeout: Int32 = deadline == .infinity ? -1 : Int32(max(0, ((deadline - now) * 1000).rounded(.up)))
+            var fds = [pollfd(fd: queue.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR {
+                needRescan("waiting for events failed: \(String(cString: strerror(errno)))", resync: true)
+            }
+            guard ready > 0, fds[0].revents != 0 else { continue }
+            guard let events = queue.readAvailable() else {
+                needRescan("an inotify event could not be read", resync: true)
+                continue
+            }
+            let time = WatchClock.now()
+            for event in events { handle(event, at: time) }
+        }
+    }
+
+    // MARK: - Events
+
+    private func noteEvent(at time: Double) {
+        if firstEvent == nil { firstEvent = time }
+        lastEvent = time
+    }
+
+    private func needRescan(_ why: String, resync: Bool = false) {
+        if !reasons.contains(why) { reasons.append(why) }
+        if resync { resyncNeeded = true }
+        noteEvent(at: WatchClock.now())
+    }
+
+    private func handle(_ event: InotifyEvent, at time: Double) {
+        if event.has(IN_Q_OVERFLOW) {
+            return needRescan("the inotify queue overflowed (/proc/sys/fs/inotify/max_queued_events = \(InotifyQueue.limit("max_queued_events")))", resync: true)
+        }
+        if event.wd == cookieWatch {
+            if event.has(IN_CREATE), !event.isFolder, let name = PathBytes.string(event.name), WatchCookies.isCookie(name) {
+                cookies.append(name)
+                noteEvent(at: time)
+            } else if event.has(IN_IGNORED) {
+                cookieWatch = -1  // the folder was removed: readers get no answer and walk
+            }
+            return
+        }
+        guard let folder = folders.path(event.wd) else { return }  // a watch already dropped
+        if event.has(IN_IGNORED) { return folders.forget(event.wd) }
+        if event.name.isEmpty {
+            if folder.isEmpty, event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) { rootGone = true }
+            return  // a subfolder's own removal or move is handled from its parent's event
+        }
+        guard let name = PathBytes.string(event.name) else {
+            warnings.append(VaultPath.join(folder, PathBytes.displayName(event.name)) + ": the name is not UTF-8; skipped")
+            return
+        }
+        let path = VaultPath.join(folder, name)
+        if name.hasPrefix(".") {
+            if name == ".gitignore" { needRescan("ignore rules changed: \(path)") }
+            return  // dot-names are never followed (editors' swap and temporary files among them)
+        }
+        noteEvent(at: time)
+        if event.has(IN_MOVED_FROM) {
+            pendingMoves[event.cookie] = PendingMove(slot: operations.count, path: path, isFolder: event.isFolder,
+                                                     deadline: time + options.moveWindow)
+            operations.append(.waiting)
+        } else if event.has(IN_MOVED_TO) {
+            if let move = pendingMoves.removeValue(forKey: event.cookie) {
+                operations[move.slot] = move.isFolder ? folderMoved(from: move.path, to: path) : .rename(move.path, path)
+            } else {
+                operations.append(event.isFolder ? folderAppeared(path) : .add(path))
+            }
+        } else if event.isFolder {
+            if event.has(IN_CREATE) {
+                operations.append(folderAppeared(path))
+            } else if event.has(IN_DELETE) {
+                _ = folders.removeSubtree(path)  // its files were reported one by one before
+            } else if event.has(IN_ATTRIB), folders.watch(path) == nil, folders.missing[PathKey(path)] != nil {
+                operations.append(folderAppeared(path))  // readable again, say
+            }
+        } else if event.has(IN_CREATE) {
+            operations.append(.add(path))
+        } else if event.has(IN_DELETE) {
+            operations.append(.remove(path))
+        } else if event.has(IN_CLOSE_WRITE) || event.has(IN_MODIFY) || event.has(IN_ATTRIB) {
+            operations.append(.change(path))
+        }
+    }
+
+    /// A folder that was not watched now is (made, moved in from outside or from an ignored
+    /// place): watch it and everything under it, and report every file in it as added.
+    private func folderAppeared(_ path: String) -> Operation {
+        guard filter.follows(path, isFolder: true) else { return .many([]) }
+        let scan = folders.watchTree(path, vault: vault, queue: queue, filter: filter)
+        for failure in scan.failures { needRescan(failure) }
+        warnings += scan.warnings
+        return .many(scan.files.map(Operation.add))
+    }
+
+    /// A folder renamed inside the vault: its files are renamed.
+    private func folderMoved(from: String, to: String) -> Operation {
+        guard folders.watch(from) != nil else { return folderAppeared(to) }  // it was not followed
+        guard filter.follows(to, isFolder: true) else {
+            folderLeft(from, to: "an ignored place (\(to))")
+            return .many([])
+        }
+        folders.renameSubtree(from: from, to: to)
+        let scan = folders.watchTree(to, vault: vault, queue: queue, filter: filter, addWatches: false)
+        warnings += scan.warnings
+        return .many(scan.files.map { .rename(from + String($0.dropFirst(to.count)), $0) })
+    }
+
+    /// A watched folder left the followed tree: its watches go (they would report under paths it
+    /// no longer has) and, since which files it held is not known here, a rescan is asked for.
+    private func folderLeft(_ path: String, to place: String) {
+        for wd in folders.removeSubtree(path) { queue.removeWatch(wd) }
+        needRescan("the folder \(path) moved to \(place)")
+    }
+
+    private func resolveExpiredMoves(now: Double, all: Bool = false) {
+        for (cookie, move) in pendingMoves where all || move.deadline <= now {
+            pendingMoves.removeValue(forKey: cookie)
+            if move.isFolder {
+                if folders.watch(move.path) != nil { folderLeft(move.path, to: "outside the vault or a hidden folder") }
+                operations[move.slot] = .many([])
+            } else {
+                operations[move.slot] = .remove(move.path)
+            }
+        }
+    }
+
+    // MARK: - Batches
+
+    private func makeBatch() -> WatchBatch? {
+        if resyncNeeded { resync() }
+        if !folders.missing.isEmpty {
+            let why = folders.missing.values.sorted().first ?? ""
+            needRescan("\(folders.missing.count) folder(s) are not watched: \(why)")
+        }
+        var changes = VaultChangeSet()
+        func fold(_ operation: Operation) {
+            switch operation {
+            case .add(let path): changes.add(path)
+            case .change(let path): changes.change(path)
+            case .remove(let path): changes.remove(path)
+            case .rename(let from, let to): changes.rename(from: from, to: to)
+            case .many(let list): list.forEach(fold)
+            case .waiting: break
+            }
+        }
+        if reasons.isEmpty { operations.forEach(fold) }  // a rescan replaces the set
+        let filter = self.filter
+        changes = changes.filter { filter.follows($0.path, isFolder: false) }
+        let batch = WatchBatch(sequence: sequence + 1, changes: changes, rescanNeeded: !reasons.isEmpty,
+                               reasons: reasons, cookies: cookies, warnings: warnings)
+        operations = []
+        reasons = []
+        cookies = []
+        warnings = []
+        firstEvent = nil
+        guard !batch.isEmpty || !batch.cookies.isEmpty || !batch.warnings.isEmpty else { return nil }
+        sequence += 1
+        return batch
+    }
+
+    /// After events were lost: watch every folder again (a folder made or moved meanwhile has no
+    /// watch yet) and drop watches of folders no longer in the vault.
+    private func resync() {
+        resyncNeeded = false
+        let before = Set(folders.pathOf.keys)
+        let scan = folders.watchTree("", vault: vault, queue: queue, filter: filter)
+        warnings += scan.warnings
+        let live = Set(scan.folders.compactMap { folders.watch($0) })
+        for wd in before.subtracting(live) {
+            folders.forget(wd)
+            queue.removeWatch(wd)
+        }
+        if folders.watch("") == nil { rootGone = true }
+    }
+}
