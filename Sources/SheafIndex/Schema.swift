@@ -125,6 +125,22 @@ enum Schema {
                 """)
         }
         LinkSchema.register(in: &migrator)        // "v3-links-from-blocks", LinkSchema.swift
+        // Exact words (`=run` must not match `running`): the `sheaf` tokenizer now indexes every word
+        // unmarked and its stem, when it differs, behind a marker (StemAndWordTokenizer), where it
+        // indexed the stem unmarked and the word only when it differed. Postings made the old way
+        // cannot be told apart, so the FTS rows go and the next scan reads every file again.
+        migrator.registerMigration("v4-exact-words") { db in
+            try db.execute(sql: """
+                INSERT INTO note_fts (note_fts) VALUES ('delete-all');
+                DELETE FROM tags;
+                DELETE FROM links;
+                DELETE FROM notes;
+                DELETE FROM files;
+                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
+                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
+                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
+                """)
+        }
         return migrator
     }
 }
