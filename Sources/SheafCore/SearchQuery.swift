@@ -16,7 +16,12 @@ public indirect enum SearchTerm: Equatable, Sendable {
     case prefix(String)
     /// The text between double quotes: `"three-way merge"` is `three-way merge`.
     case phrase(String)
-    /// `title:word`, `title:pre*` or `title:"a phrase"`: the inner term, matched against titles only.
+    /// `=copying` or `="copying files"`: a word or phrase matched as written, without stemming
+    /// (`=copying` does not match `copy` or `copied`, `=run` not `running`); case and accents are
+    /// still folded. The value is without the `=` and the quotes.
+    case exact(String)
+    /// `title:word`, `title:pre*`, `title:"a phrase"`, `title:=word` or `title:="a phrase"`: the
+    /// inner term, matched against titles only.
     case title(SearchTerm)
     /// `a OR b OR c`: at least one member must match. Two or more members, none of them `.any`.
     case any([SearchTerm])
@@ -52,12 +57,13 @@ extension SearchFilter {
 
 /// A parsed `sheaf search` query: every term and filter must match, no excluded one may.
 ///
-/// Syntax (README.md, `sheaf search`; filters in docs/search.md): whitespace-separated words are
-/// ANDed; `"a phrase"`; `prefix*`; `a OR b` (upper-case `OR`, binding tighter than AND: `x a OR b`
-/// is x AND (a OR b)); `-word`, `-"a phrase"`, `-tag:x` to exclude; filters `tag:x` / `#x`,
-/// `in:Folder/Sub`, `title:…`, `after:` / `before:` (YYYY-MM-DD, YYYY-MM or YYYY),
-/// `has:attachment`, `is:conflict`, `links:Note`. A `key:value` with any other key (`http://x`,
-/// `10:30`) is a word.
+/// Syntax (README.md, `sheaf search`; filters and exact words in docs/search.md): whitespace-
+/// separated words are ANDed; `"a phrase"`; `prefix*`; `=word` and `="a phrase"` without
+/// stemming; `a OR b` (upper-case `OR`, binding tighter than AND: `x a OR b` is x AND (a OR b));
+/// `-word`, `-"a phrase"`, `-tag:x` to exclude; filters `tag:x` / `#x`, `in:Folder/Sub`,
+/// `title:…`, `after:` / `before:` (YYYY-MM-DD, YYYY-MM or YYYY, today, yesterday, -7d, -2w,
+/// -3m, -1y), `has:attachment`, `is:conflict`, `links:Note`. A `key:value` with any other key
+/// (`http://x`, `10:30`) is a word.
 public struct SearchQuery: Equatable, Sendable {
     /// Terms that must all match.
     public var terms: [SearchTerm]
@@ -84,7 +90,7 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// Parses a query as typed after `sheaf search`. Throws for an empty query, an unbalanced or
-    /// misplaced quote, a misplaced `OR`, a lone `-` or `*`, a filter without a value, a bad date,
+    /// misplaced quote, a misplaced `OR`, a lone `-`, `=` or `*`, a filter without a value, a bad date,
     /// an unknown `has:`/`is:` value, and a query that only excludes.
     public static func parse(_ text: String, now: Date = Date()) throws(SearchQueryError) -> SearchQuery {
         var parser = QueryParser(text, now: now)
@@ -95,7 +101,7 @@ public struct SearchQuery: Equatable, Sendable {
 /// Why a query could not be parsed, written for the person at the terminal.
 public struct SearchQueryError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
-        case empty, unbalancedQuote, misplacedQuote, emptyPhrase, misplacedOr, loneMinus, loneStar
+        case empty, unbalancedQuote, misplacedQuote, emptyPhrase, misplacedOr, loneMinus, loneStar, loneEquals
         case missingValue, badDate, unknownValue, onlyExclusions
     }
 
@@ -236,7 +242,9 @@ private struct QueryParser {
         }
 
         let item: Item
-        if chars[i] == "\"" {
+        if chars[i] == "=" {
+            item = .term(try exact(tokenStart: start))
+        } else if chars[i] == "\"" {
             let phrase = try quoted(tokenStart: start)
             item = .term(.phrase(phrase))
         } else {
@@ -244,7 +252,10 @@ private struct QueryParser {
             while j < chars.count && !chars[j].isWhitespace && chars[j] != "\"" { j += 1 }
             let word = String(chars[i..<j])
             i = j
-            if j < chars.count && chars[j] == "\"" {
+            if j < chars.count && chars[j] == "\"" && word.lowercased() == "title:=" {
+                // title:="a phrase": the exact phrase, in titles.
+                item = .term(.title(.exact(try quoted(tokenStart: start))))
+            } else if j < chars.count && chars[j] == "\"" {
                 // A quote glued to a word opens a value only after a filter key: in:"Trips/Kyoto 2025".
                 guard word.hasSuffix(":"), Self.keys.contains(String(word.dropLast()).lowercased()) else {
                     throw SearchQueryError(.misplacedQuote,
@@ -258,6 +269,32 @@ private struct QueryParser {
             }
         }
         return Lexeme(item: item, negated: negated, text: text(start, i), position: start + 1)
+    }
+
+    /// Reads `=word`, `="a phrase"` or `=prefix*` starting at the `=` at `i`: the exact term (a
+    /// prefix is unstemmed already, so `=sync*` is `sync*`). Everything after the `=` is text to
+    /// match, never a filter or an `OR`: `=tag:x` looks for the words `tag` and `x`.
+    mutating func exact(tokenStart: Int) throws(SearchQueryError) -> SearchTerm {
+        i += 1
+        guard i < chars.count, !chars[i].isWhitespace else {
+            let token = text(tokenStart, i)
+            throw SearchQueryError(.loneEquals,
+                "a lone `=` (`\(token)`): put the word to match exactly right after it, as in =copying",
+                token: token, position: i)
+        }
+        if chars[i] == "\"" { return .exact(try quoted(tokenStart: tokenStart)) }
+        var j = i
+        while j < chars.count && !chars[j].isWhitespace && chars[j] != "\"" { j += 1 }
+        if j < chars.count && chars[j] == "\"" {
+            throw SearchQueryError(.misplacedQuote,
+                "a quote inside a word (`\(text(tokenStart, j + 1))`): put a space before a phrase",
+                token: text(tokenStart, j + 1), position: j + 1)
+        }
+        let word = text(i, j)
+        i = j
+        let term = try plain(word, token: text(tokenStart, j), at: tokenStart)
+        if case .word(let w) = term { return .exact(w) }
+        return term
     }
 
     /// Reads `"…"` starting at the opening quote at `i`; leaves `i` after the closing quote.
@@ -341,7 +378,15 @@ private struct QueryParser {
             guard !folder.isEmpty else { throw missing }
             return .filter(.folder(folder))
         case "title":
-            return .term(.title(quoted ? .phrase(value) : try plain(value, token: token, at: start)))
+            if quoted { return .term(.title(.phrase(value))) }
+            if value.hasPrefix("=") {
+                let word = String(value.dropFirst())
+                guard !word.isEmpty else { throw missing }
+                let term = try plain(word, token: token, at: start)
+                if case .word(let w) = term { return .term(.title(.exact(w))) }
+                return .term(.title(term))
+            }
+            return .term(.title(try plain(value, token: token, at: start)))
         case "after", "before":
             guard let date = Self.date(value) ?? Self.relativeDate(value, now: now) else {
                 throw fail(.badDate, "`\(token)`: \(value) is not a date; use YYYY-MM-DD, YYYY-MM or YYYY (\(key):2026-01-01), today, yesterday, or -7d, -2w, -3m, -1y")

@@ -1,8 +1,9 @@
 // Why: a snippet must mark what made the note match, so the highlights come from the same
 // tokenizer that indexed it, not from a second guess at stemming. The FTS table is contentless,
 // so FTS5's highlight() has no text to work on; instead the candidate line is run through the
-// `sheaf` tokenizer (StemAndWordTokenizer: porter stems plus the folded words) and the query's
-// terms through it in query mode, exactly as FTS5 does, and the tokens are compared. CJK terms are
+// `sheaf` tokenizer (StemAndWordTokenizer: the folded words plus their marked stems) and the
+// query's terms through it in query mode, exactly as FTS5 does (a stem with its marked synonym, an
+// exact term unstemmed), and the tokens are compared. CJK terms are
 // matched as the index matches them (bigrams inside one run of CJK characters, CJKBigrams), and
 // Greek accents are folded on both sides (TextFolding), so whatever matched is what is marked.
 import Foundation
@@ -11,10 +12,11 @@ import GRDBSQLite
 import SheafCore
 
 struct Highlighter {
-    /// One term to find: a run of tokens at consecutive positions (a word is a run of one; the
-    /// last token of a `prefix*` term matches any token starting with it), or a CJK run.
+    /// One term to find: a run of token positions, each matched by any of its synonyms (a word is
+    /// a run of one; the last token of a `prefix*` term matches any token starting with it), or a
+    /// CJK run.
     enum Pattern: Equatable {
-        case tokens([[UInt8]], lastIsPrefix: Bool)
+        case tokens([[[UInt8]]], lastIsPrefix: Bool)
         case cjk([Unicode.Scalar], prefix: Bool)
     }
 
@@ -26,35 +28,42 @@ struct Highlighter {
     init(db: Database, terms: [SearchTerm]) throws {
         tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: [StemAndWordTokenizer.name]))
         var patterns: [Pattern] = []
-        for (text, prefix) in Self.leaves(terms) {
+        for (text, kind) in Self.leaves(terms) {
+            let prefix = kind == .prefix
             if CJKBigrams.contains(text) {
                 for run in CJKBigrams.runs(text) { patterns.append(.cjk(run, prefix: prefix || run.count == 1)) }
                 let rest = String(String.UnicodeScalarView(text.unicodeScalars.filter { !CJKBigrams.isCJK($0) }))
-                if let p = Self.tokenPattern(tokenizer, rest, prefix: false) { patterns.append(p) }
-            } else if let p = Self.tokenPattern(tokenizer, TextFolding.foldGreek(text), prefix: prefix) {
+                if let p = Self.tokenPattern(tokenizer, rest, kind == .prefix ? .stemmed : kind) { patterns.append(p) }
+            } else if let p = Self.tokenPattern(tokenizer, TextFolding.foldGreek(text), kind) {
                 patterns.append(p)
             }
         }
         self.patterns = patterns
     }
 
-    /// The strings of the body-matching terms, each with whether it is a prefix.
-    static func leaves(_ terms: [SearchTerm]) -> [(String, Bool)] {
-        terms.flatMap { term -> [(String, Bool)] in
+    /// How a term's text is looked up, as `NoteIndex.compile` does.
+    enum Kind: Equatable { case stemmed, prefix, exact }
+
+    /// The strings of the body-matching terms, each with how it is looked up.
+    static func leaves(_ terms: [SearchTerm]) -> [(String, Kind)] {
+        terms.flatMap { term -> [(String, Kind)] in
             switch term {
-            case .word(let w), .phrase(let w): return [(w, false)]
-            case .prefix(let p): return [(p, true)]
+            case .word(let w), .phrase(let w): return [(w, .stemmed)]
+            case .prefix(let p): return [(p, .prefix)]
+            case .exact(let e): return [(e, .exact)]
             case .title: return []
             case .any(let members): return leaves(members)
             }
         }
     }
 
-    static func tokenPattern(_ tokenizer: any FTS5Tokenizer, _ text: String, prefix: Bool) -> Pattern? {
-        let tokenization: FTS5Tokenization = prefix ? [.query, .prefix] : .query
-        let positions = tokenize(tokenizer, Array(text.utf8), tokenization)
+    static func tokenPattern(_ tokenizer: any FTS5Tokenizer, _ text: String, _ kind: Kind) -> Pattern? {
+        let tokenization: FTS5Tokenization = kind == .prefix ? [.query, .prefix] : .query
+        let text = text.filter { $0 != StemAndWordTokenizer.exactMarker }
+        let marked = kind == .exact ? String(StemAndWordTokenizer.exactMarker) + text : text
+        let positions = tokenize(tokenizer, Array(marked.utf8), tokenization)
         guard !positions.isEmpty else { return nil }
-        return .tokens(positions.map { $0.tokens[0] }, lastIsPrefix: prefix)
+        return .tokens(positions.map(\.tokens), lastIsPrefix: kind == .prefix)
     }
 
     /// The ranges of `line` that a pattern matches, in order, not overlapping.
@@ -80,7 +89,9 @@ struct Highlighter {
                 for i in 0...(doc.count - query.count) {
                     let hit = query.indices.allSatisfy { j in
                         let prefix = lastIsPrefix && j == query.count - 1
-                        return doc[i + j].tokens.contains { prefix ? $0.starts(with: query[j]) : $0 == query[j] }
+                        return doc[i + j].tokens.contains { token in
+                            query[j].contains { prefix ? token.starts(with: $0) : token == $0 }
+                        }
                     }
                     if hit {
                         let utf8 = line.utf8

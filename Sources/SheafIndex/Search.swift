@@ -98,14 +98,18 @@ extension NoteIndex {
         case .word(let w): return text(w, prefix: false)
         case .prefix(let p): return text(p, prefix: true)
         case .phrase(let p): return text(p, prefix: false)
+        case .exact(let e): return text(e, prefix: false, exact: true)
         case .title(let inner): return "title : (\(compile(inner)))"
         case .any(let members): return "(" + members.map(compile).joined(separator: " OR ") + ")"
         }
     }
 
     /// A user string as an FTS5 string: quoted, `"` doubled. CJK runs are looked up as phrases
-    /// of bigrams in the `cjk` column.
-    static func text(_ s: String, prefix: Bool) -> String {
+    /// of bigrams in the `cjk` column (never stemmed, so an exact term looks them up the same).
+    /// An exact term's words start with the tokenizer's exact marker, which no user text keeps.
+    static func text(_ s: String, prefix: Bool, exact: Bool = false) -> String {
+        let s = s.filter { $0 != StemAndWordTokenizer.exactMarker }
+        let mark = exact ? String(StemAndWordTokenizer.exactMarker) : ""
         if CJKBigrams.contains(s) {
             var parts: [String] = []
             for run in CJKBigrams.runs(s) {
@@ -117,11 +121,11 @@ extension NoteIndex {
             }
             let rest = String(String.UnicodeScalarView(s.unicodeScalars.filter { !CJKBigrams.isCJK($0) }))
             if rest.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
-                parts.append(quote(rest))
+                parts.append(quote(mark + rest))
             }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
         }
-        return quote(TextFolding.foldGreek(s)) + (prefix ? " *" : "")
+        return quote(mark + TextFolding.foldGreek(s)) + (prefix ? " *" : "")
     }
 
     static func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

@@ -85,6 +85,21 @@ import Testing
         #expect(try highlights("RUNNING", in: vault) == ["Runs.md": ["runs"]])
     }
 
+    /// Regression: `copying` found notes with only `copy` or `copied`, and nothing asked for the
+    /// word itself; `=copying` finds and marks that word only, and `--help` says how.
+    @Test func anExactWordIsFoundAndMarkedWithoutItsOtherForms() throws {
+        let temp = TempDir()
+        let vault = vault(temp, notes: [
+            "Copy.md": "# One\nPlease copy this.\n",
+            "Copied.md": "# Two\nShe copied the file.\n",
+            "Copying.md": "# Three\nCopying files, then copied ones.\n",
+        ])
+        #expect(try highlights("=copying", in: vault) == ["Copying.md": ["Copying"]])
+        #expect(try highlights("copying", in: vault) == ["Copy.md": ["copy"], "Copied.md": ["copied"],
+                                                          "Copying.md": ["Copying", "copied"]])
+        #expect(CLI.run(["search", "--help"], in: vault).stdout.contains("=word"))
+    }
+
     /// What matched is marked, however it matched: accents folded both ways, prefixes on the
     /// unstemmed word, phrases as a whole, CJK by bigrams inside one run, Greek without accents.
     @Test func highlightsMarkWhatTheIndexMatched() throws {

@@ -63,6 +63,38 @@ import TestSupport
         #expect(try parse("sync**") == SearchQuery(terms: [.prefix("sync")]))
     }
 
+    /// `=word` and `="a phrase"` match without stemming; `=` before a prefix changes nothing (a
+    /// prefix is unstemmed already); after the `=` everything is text, never a filter or `OR`.
+    @Test func anEqualsSignMakesATermExact() throws {
+        #expect(try parse("=copying") == SearchQuery(terms: [.exact("copying")]))
+        #expect(try parse("=\"copying files\" x") == SearchQuery(terms: [.exact("copying files"), .word("x")]))
+        #expect(try parse("=sync*") == SearchQuery(terms: [.prefix("sync")]))
+        #expect(try parse("-=running run") == SearchQuery(terms: [.word("run")], excluded: [.exact("running")]))
+        #expect(try parse("-=\"old idea\" x") == SearchQuery(terms: [.word("x")], excluded: [.exact("old idea")]))
+        #expect(try parse("=run OR =runs") == SearchQuery(terms: [.any([.exact("run"), .exact("runs")])]))
+        #expect(try parse("title:=Copying") == SearchQuery(terms: [.title(.exact("Copying"))]))
+        #expect(try parse("title:=\"Copying Machines\"") == SearchQuery(terms: [.title(.exact("Copying Machines"))]))
+        #expect(try parse("-title:=x y") == SearchQuery(terms: [.word("y")], excluded: [.title(.exact("x"))]))
+        #expect(try parse("=tag:x =OR =#y") == SearchQuery(terms: [.exact("tag:x"), .exact("OR"), .exact("#y")]))
+        // Inside or at the end of a word, `=` is text, as before.
+        #expect(try parse("a=b x= ==") == SearchQuery(terms: [.word("a=b"), .word("x="), .exact("=")]))
+    }
+
+    @Test func aLoneEqualsSignIsAnError() {
+        let lone = failure("notes = x")
+        #expect(lone?.kind == .loneEquals)
+        #expect(lone?.position == 7)
+        #expect(lone?.description == "a lone `=` (`=`): put the word to match exactly right after it, as in =copying (at character 7)")
+        #expect(failure("=")?.kind == .loneEquals)
+        #expect(failure("x -=")?.kind == .loneEquals)
+        #expect(failure("title:=")?.kind == .missingValue)
+        #expect(failure("=*")?.kind == .loneStar)
+        #expect(failure("=a\"b\"")?.kind == .misplacedQuote)
+        #expect(failure("=\"a")?.kind == .unbalancedQuote)
+        #expect(failure("=\"\"")?.kind == .emptyPhrase)
+        #expect(failure("-=x")?.kind == .onlyExclusions)
+    }
+
     // MARK: OR
 
     @Test func orBindsTighterThanAnd() throws {
@@ -307,7 +339,7 @@ import TestSupport
     /// Token soup never traps: it parses to something positive or throws a described error.
     @Test func tokenSoupParsesOrThrows() async {
         let pieces = ["a", "OR", "-", "*", "\"", "\"x y\"", "tag:", "#", "in:", "title:", "after:2026", "has:", "is:x",
-                      "кофе", "日本語", "-b", "c*", ":", "links:\"", "  ", "\t"]
+                      "кофе", "日本語", "-b", "c*", ":", "links:\"", "  ", "\t", "=", "=d", "title:="]
         await propertyCheck(count: 500, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = QueryRandom(seed: UInt64(seed))
             let text = (0..<rng.int(8)).map { _ in rng.pick(pieces) }.joined(separator: rng.int(3) == 0 ? "" : " ")
@@ -333,7 +365,9 @@ private struct QueryRandom {
 
     mutating func term() -> (String, SearchTerm) {
         let word = pick(Self.words)
-        switch int(5) {
+        switch int(7) {
+        case 5: return ("=" + word, .exact(word))
+        case 6: return ("=\"\(word) \(word)\"", .exact("\(word) \(word)"))
         case 0: return (word, .word(word))
         case 1: return (word + "*", .prefix(word))
         case 2: return ("\"\(word) \(word)\"", .phrase("\(word) \(word)"))

@@ -9,7 +9,8 @@ struct Search: ParsableCommand {
         abstract: "Find notes. Exits 0 when something matched, 1 when nothing did.",
         discussion: """
         Words must all match, in any case and with or without accents (cafe finds café); English words \
-        match their other forms (run finds running). Also: "a phrase", prefix*, a OR b, -word, \
+        match their other forms (run finds running); =word or ="a phrase" matches without them (=run \
+        skips running). Also: "a phrase", prefix*, a OR b, -word, \
         tag:x or #x, in:Folder/Sub (that folder and its subfolders, in any case; ls --folder is the same filter), title:word, after:2026-01-01, before:2026-02, has:attachment, \
         is:conflict, links:Note. Chinese, Japanese and Korean text is found by any run of 2+ characters.
         """)
