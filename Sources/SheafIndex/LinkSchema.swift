@@ -7,16 +7,7 @@ import GRDB
 enum LinkSchema {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-links-from-blocks") { db in
-            try db.execute(sql: """
-                INSERT INTO note_fts (note_fts) VALUES ('delete-all');
-                DELETE FROM tags;
-                DELETE FROM links;
-                DELETE FROM notes;
-                DELETE FROM files;
-                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
-                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
-                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
-                """)
+            try Schema.forgetEveryFile(db)
         }
     }
 }

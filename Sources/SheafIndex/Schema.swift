@@ -112,17 +112,7 @@ enum Schema {
         // again under blob-id names. Thumbnails under the old 16-digit names are never looked up
         // again (a blob id has 40 digits) and `sheaf gc` deletes them.
         migrator.registerMigration("v3-git-blob-ids") { db in
-            try db.execute(sql: """
-                INSERT INTO note_fts (note_fts) VALUES ('delete-all');
-                DELETE FROM tags;
-                DELETE FROM links;
-                DELETE FROM notes;
-                DELETE FROM files;
-                DELETE FROM attachments;
-                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
-                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
-                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
-                """)
+            try forgetEveryFile(db, attachmentsToo: true)
         }
         LinkSchema.register(in: &migrator)        // "v3-links-from-blocks", LinkSchema.swift
         // Exact words (`=run` must not match `running`): the `sheaf` tokenizer now indexes every word
@@ -133,17 +123,25 @@ enum Schema {
         // shared by `run` and `running` is now two posting lists); indexing the word always, marked,
         // would have made it 61.9 MB (+43%).
         migrator.registerMigration("v4-exact-words") { db in
-            try db.execute(sql: """
-                INSERT INTO note_fts (note_fts) VALUES ('delete-all');
-                DELETE FROM tags;
-                DELETE FROM links;
-                DELETE FROM notes;
-                DELETE FROM files;
-                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
-                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
-                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
-                """)
+            try forgetEveryFile(db)
         }
         return migrator
+    }
+
+    /// Empties the catalog and the full-text rows and marks the index for a rebuild, for a
+    /// migration after which what is stored about every file is stale: the next scan reads every
+    /// file again. `attachmentsToo` also forgets the attachments (their thumbnails are remade).
+    static func forgetEveryFile(_ db: Database, attachmentsToo: Bool = false) throws {
+        try db.execute(sql: """
+            INSERT INTO note_fts (note_fts) VALUES ('delete-all');
+            DELETE FROM tags;
+            DELETE FROM links;
+            DELETE FROM notes;
+            DELETE FROM files;
+            UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
+            UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
+            INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
+            """)
+        if attachmentsToo { try db.execute(sql: "DELETE FROM attachments") }
     }
 }
