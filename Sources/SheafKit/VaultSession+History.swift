@@ -155,7 +155,7 @@ extension VaultSession {
         var current: String?
         do throws(SheafError) {
             current = try resolve(name).path
-        } catch where error.what == NoteLookup.noMatch {
+        } catch where error.kind == .noNoteMatches {
             let path = vaultPath(forArgument: name)
             var isDirectory: ObjCBool = false
             if let path, FileManager.default.fileExists(atPath: vault.absolute(path), isDirectory: &isDirectory), !isDirectory.boolValue {

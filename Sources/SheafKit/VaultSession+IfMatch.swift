@@ -77,7 +77,7 @@ extension VaultSession {
         let redo: VaultFileWriter.Redo = { (current) throws(SheafError) in
             guard let current else { return write }  // removed meanwhile: the write brings it back
             _ = try Self.editableText(current, path: path)
-            let merged = Result { () throws(GitError) in try NoteMerge.merge(base: base, ours: write, theirs: current, isNote: isNote) }
+            let merged = Result { () throws(MergeFailure) in try NoteMerge.merge(base: base, ours: write, theirs: current, isNote: isNote) }
             switch merged {
             case .success(let result):
                 last.merge = result
@@ -114,13 +114,13 @@ extension VaultSession {
         let lowered = id.lowercased()
         guard lowered.utf8.count == 40, lowered.allSatisfy({ $0.isHexDigit }) else {
             throw SheafError("--if-match needs a full git blob id (40 hex digits)", path: path,
-                             hint: "`sheaf show --json NOTE` reports the note's blob id", exitCode: 2)
+                             hint: "`sheaf show --json NOTE` reports the note's blob id")
         }
         if (try? Repository.blobID(of: current)) == lowered { return current }
         guard let repo = try repository(), let bytes = try? repo.blobBytes(lowered) else {
             throw SheafError("unknown blob id for --if-match", path: path,
                              cause: "no version with blob id \(lowered) is known to this vault",
-                             hint: "read the note again with `sheaf show --json` and use its blob id", exitCode: 2)
+                             hint: "read the note again with `sheaf show --json` and use its blob id")
         }
         return bytes
     }

@@ -44,7 +44,7 @@ extension VaultSession {
             cachedIndex = (index, report)
             return (index, report)
         } catch {
-            guard error.what == NoteIndex.cannotWrite else { throw error }
+            guard error.kind == .indexNotWritable else { throw error }
             return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate)
         }
     }

@@ -201,7 +201,7 @@ extension VaultSession {
         case let .unreachable(remote, url, waiting, cause):
             let wait = waiting == 1 ? "1 local commit waits" : "\(waiting) local commits wait"
             return SheafError("cannot reach the remote \(remote)", path: url, cause: cause,
-                              hint: "\(wait) to be pushed; they are safe. Run `sheaf sync` when online", exitCode: 75)
+                              hint: "\(wait) to be pushed; they are safe. Run `sheaf sync` when online", kind: .offline)
         case let .transfer(remote, url, failure, cause):
             switch failure {
             case .authentication:

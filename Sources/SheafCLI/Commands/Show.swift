@@ -23,7 +23,7 @@ struct Show: ParsableCommand {
         switch Result(catching: { () throws(SheafError) in try session.resolve(note) }) {
         case .success(let note): found = note
         case .failure(let error):
-            if error.what == NoteLookup.noMatch, try showEarlierVersion(note, session) { return }
+            if error.kind == .noNoteMatches, try showEarlierVersion(note, session) { return }
             throw error
         }
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
