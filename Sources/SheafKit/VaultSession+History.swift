@@ -10,7 +10,7 @@ import SheafGit
 public struct HistoryEntry: Sendable, Equatable {
     public let commit: CommitDetails
     /// What the commit did to the note; nil in the vault's log.
-    public let kind: PathChange.Kind?
+    public let kind: VaultChange.Kind?
     /// The note's path at the commit (the new path of a rename, the old path of a deletion).
     public let path: String?
     /// The path before a rename.
@@ -67,7 +67,7 @@ extension VaultSession {
                              hint: "`sheaf commit` records it")
         }
         return History(path: target.current ?? target.committed, exists: target.current != nil,
-                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: $0.kind, path: $0.path, oldPath: $0.oldPath) })
+                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: VaultChange.Kind($0.kind), path: $0.path, oldPath: $0.oldPath) })
     }
 
     /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).
@@ -181,5 +181,31 @@ extension VaultSession {
             return moved?.oldPath ?? now
         }
         return HistoryTarget(current: now, committed: committed)
+    }
+}
+
+/// What a note argument of `show` names: the note as it is, or `NOTE@REV`, an earlier version.
+public enum NoteOrVersion: Sendable {
+    case current(CatalogNote)
+    case earlier(NoteVersion)
+}
+
+extension VaultSession {
+    /// Looks `argument` up as a note; when no note matches and it reads `NOTE@REV` (the part
+    /// after the last `@` names a commit), as that note's version at the revision. A known note
+    /// with an unknown revision is reported as an unknown revision, not as "no note matches".
+    public func resolveNoteOrVersion(_ argument: String) throws(SheafError) -> NoteOrVersion {
+        do throws(SheafError) {
+            return .current(try resolve(argument))
+        } catch where error.kind == .noNoteMatches {
+            guard let at = argument.lastIndex(of: "@") else { throw error }
+            let (name, revision) = (String(argument[..<at]), String(argument[argument.index(after: at)...]))
+            guard !name.isEmpty, !revision.isEmpty else { throw error }
+            guard isRevision(revision) else {
+                if (try? history(of: name, limit: 1)) != nil { _ = try commit(forRevision: revision) }
+                throw error
+            }
+            return .earlier(try version(of: name, at: revision))
+        }
     }
 }
