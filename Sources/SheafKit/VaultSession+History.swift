@@ -101,15 +101,15 @@ extension VaultSession {
     /// to the path it had. Uncommitted changes are committed first, so nothing is lost; the
     /// restored version itself is not committed.
     public func restore(_ name: String, at revision: String?) throws(SheafError) -> RestoreReport {
-        try withWriterLock { () throws(SheafError) -> RestoreReport in
+        try withWriterLock { (proof) throws(SheafError) -> RestoreReport in
             let target = try historyTarget(name)
             let version: NoteVersion
             if let revision { version = try self.version(of: target, at: revision) } else { version = try lastVersion(of: target) }
             let destination = try safePath(target.current ?? version.path)
             // Uncommitted edits are recorded first (as `rm` does), so `log` shows them and a
             // second `restore` brings them back: restoring never discards an edit.
-            try commitSnapshot()
-            let writer = fileWriter()
+            try commitSnapshot(proof)
+            let writer = fileWriter(proof)
             let current = try writer.read(destination, limit: .max)  // any file history holds, as large as it was
             let recreated = !current.exists
             try writer.replace(destination, base: current, with: version.bytes)

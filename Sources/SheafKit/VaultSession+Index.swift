@@ -31,10 +31,9 @@ extension VaultSession {
             // No complete index yet: the command holding the lock is building it.
             lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait)
         }
-        if heldLock == nil {
-            heldLock = lock
-            defer { heldLock = nil }
-            try completeInterruptedMove()  // links a killed `mv` left pointing nowhere
+        if heldLock == nil, let lock {
+            // links a killed `mv` left pointing nowhere
+            try whileHolding(lock) { (proof) throws(SheafError) in try completeInterruptedMove(proof) }
         }
         do {
             let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)

@@ -6,9 +6,10 @@ import SheafGit
 import SheafSync
 
 extension VaultSession {
-    /// Stages everything git sees and commits it; nil when there was nothing to commit.
+    /// Stages everything git sees and commits it; nil when there was nothing to commit. Only a
+    /// command holding `.sheaf/lock` commits (`proof`).
     @discardableResult
-    func commitSnapshot() throws(SheafError) -> CommitInfo? {
+    func commitSnapshot(_ proof: borrowing WriterLock) throws(SheafError) -> CommitInfo? {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
