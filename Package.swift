@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore", "SheafIndex", "SheafSync", "SheafGit",
+                "SheafKit", "SheafCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"]

@@ -1,9 +1,7 @@
 // The shapes of `--json` output. Each document carries `version`; docs/json.md describes them.
 import Foundation
 import SheafCore
-import SheafIndex
 import SheafKit
-import SheafSync
 
 let jsonVersion = 1
 

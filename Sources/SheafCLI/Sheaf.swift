@@ -3,7 +3,7 @@
 import ArgumentParser
 import Foundation
 import SheafCore
-import SheafGit
+import SheafKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +44,7 @@ public struct Sheaf: ParsableCommand {
             Glibc.exit(0)
         } catch let error as SheafError {
             // Any URL in a message is shown without its user-info (a token or password).
-            Terminal.err(RemoteURL.redacting(error.description))
+            Terminal.err(redactingCredentials(error.description))
             Glibc.exit(error.exitCode)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)

@@ -60,14 +60,10 @@ public enum NoteLookup {
             if hits.count == 1 { return hits[0] }
             if hits.count > 1 { throw ambiguous(String(q), hits) }
         }
-        throw SheafError(noMatch, path: String(q),
+        throw SheafError("no note matches", path: String(q),
                          cause: "no path, title, file name, alias or id prefix matches it",
-                         hint: "`sheaf ls` lists the notes")
+                         hint: "`sheaf ls` lists the notes", kind: .noNoteMatches)
     }
-
-    /// The `what` of the error `find` throws when nothing matches, for callers that then look
-    /// elsewhere (git history, a revision).
-    public static let noMatch = "no note matches"
 
     static func ambiguous(_ query: String, _ hits: [NoteHandle]) -> SheafError {
         let list = hits.sorted { $0.path < $1.path }.map { "    \($0.path)  (\($0.title))" }.joined(separator: "\n")

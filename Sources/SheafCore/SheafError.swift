@@ -1,20 +1,37 @@
 /// An error written for the person at the terminal: what happened, to which path, why, and
 /// what to do next. Rendered as `sheaf: <what>: <path>` with the cause and hint on their own lines.
+/// Callers that must tell errors apart look at `kind`, never at the message text.
 public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What a caller may act upon; the text is for people only.
+    public enum Kind: Sendable, Equatable {
+        /// Any error without a distinct handling (exit 2).
+        case failure
+        /// No note answers to the name given (`NoteLookup`).
+        case noNoteMatches
+        /// The index could not be written (full disk, read-only folder, I/O error); a read
+        /// command may still answer from the index as it is.
+        case indexNotWritable
+        /// The remote could not be reached; local commits are kept (exit 75).
+        case offline
+    }
+
     public var what: String
     public var path: String?
     public var cause: String?
     public var hint: String?
-    /// The process exit code: 2 for errors, 75 when a remote could not be reached
-    /// (docs/exit-codes.md).
-    public var exitCode: Int32
+    /// What kind of failure this is; the exit code follows from it (docs/exit-codes.md).
+    public var kind: Kind
 
-    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil, exitCode: Int32 = 2) {
+    /// The process exit code (docs: README, exit codes): 75 when a remote could not be reached,
+    /// 2 for every other error.
+    public var exitCode: Int32 { kind == .offline ? 75 : 2 }
+
+    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil, kind: Kind = .failure) {
         self.what = what
         self.path = path
         self.cause = cause
         self.hint = hint
-        self.exitCode = exitCode
+        self.kind = kind
     }
 
     public var description: String {

@@ -64,6 +64,11 @@ public final class VaultFileWriter {
     /// The bytes and identity of a file, never through a symlink. Absent: `.absent`. A file
     /// larger than `limit` bytes is refused before any of it is read (memory stays bounded).
     public func read(_ path: SafePath, limit: Int = Note.sizeLimit) throws(SheafError) -> FileState {
+        try Self.read(path, root: root, limit: limit)
+    }
+
+    /// `read` for a reader that writes nothing (no writer needed): the same checks.
+    public static func read(_ path: SafePath, root: String, limit: Int = Note.sizeLimit) throws(SheafError) -> FileState {
         let full = root + "/" + path.path
         let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {

@@ -23,13 +23,6 @@ public struct VaultFile: Sendable, Equatable {
     }
 }
 
-/// A problem met during the walk, with the path it concerns.
-public struct WalkWarning: Sendable, Equatable, CustomStringConvertible {
-    public let path: String
-    public let message: String
-    public var description: String { "\(path): \(message)" }
-}
-
 public struct VaultWalker {
     public let vault: Vault
     /// Answers whether a vault-relative path is ignored (`isDirectory` says which kind it is).
@@ -51,9 +44,9 @@ public struct VaultWalker {
 
     /// Every file of the vault, sorted by path (its bytes) unless `sorted` is false (the scanner does not
     /// need the order, and sorting 100k paths took a tenth of a no-change scan).
-    public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [WalkWarning]) {
+    public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [VaultWarning]) {
         var files: [VaultFile] = []
-        var warnings: [WalkWarning] = []
+        var warnings: [VaultWarning] = []
         let realRoot = Self.realPath(vault.root) ?? vault.root
         walk("", reach: outsideRules, realRoot: realRoot, into: &files, warnings: &warnings)
         if sorted { files.sort { PathBytes.precedes($0.path, $1.path) } }  // bytes: twins have one order
@@ -61,10 +54,10 @@ public struct VaultWalker {
     }
 
     private func walk(_ folder: String, reach inherited: IgnoreReach?, realRoot: String,
-                      into files: inout [VaultFile], warnings: inout [WalkWarning]) {
+                      into files: inout [VaultFile], warnings: inout [VaultWarning]) {
         let absolute = vault.absolute(folder)
         guard let dir = opendir(absolute) else {
-            warnings.append(WalkWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+            warnings.append(VaultWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
             return
         }
         var names: [String] = []
@@ -80,7 +73,7 @@ public struct VaultWalker {
             // A name that is not UTF-8 cannot be a vault path: String(cString:) would repair it
             // to U+FFFD and so name another file (its twin) or none. It is named and skipped.
             guard let name = PathBytes.string(bytes) else {
-                warnings.append(WalkWarning(path: VaultPath.join(folder, PathBytes.displayName(bytes)),
+                warnings.append(VaultWarning(path: VaultPath.join(folder, PathBytes.displayName(bytes)),
                                             message: "the name is not UTF-8; skipped (rename it to index and commit it)"))
                 continue
             }
@@ -114,7 +107,7 @@ public struct VaultWalker {
                 let full = absolute + "/" + name
                 guard let target = Self.realPath(full) else { continue }  // dangling
                 guard VaultPathGuard.isReadableTarget(target, realRoot: realRoot) else {
-                    warnings.append(WalkWarning(path: path, message: "symlink leads outside the vault, or into .git, .sheaf or a hidden folder; skipped"))
+                    warnings.append(VaultWarning(path: path, message: "symlink leads outside the vault, or into .git, .sheaf or a hidden folder; skipped"))
                     continue
                 }
                 var targetInfo = stat()

@@ -132,7 +132,7 @@ public final class NoteIndex: @unchecked Sendable {
                 try built.close()  // the last connection: the file is now whole without its -wal
                 for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
                 guard rename(buildingPath, path) == 0 else {
-                    throw SheafError(Self.cannotWrite, path: path, cause: String(cString: strerror(errno)))
+                    throw SheafError(Self.cannotWrite, path: path, cause: String(cString: strerror(errno)), kind: .indexNotWritable)
                 }
                 Self.remove(buildingPath)
                 pool = try Self.open(path)
@@ -229,7 +229,8 @@ public final class NoteIndex: @unchecked Sendable {
     public static func describe(_ error: any Error, path: String, writing: Bool) -> SheafError {
         if let error = error as? SheafError { return error }
         let what = writing ? cannotWrite : "cannot read the index"
-        guard let error = error as? DatabaseError else { return SheafError(what, path: path, cause: "\(error)") }
+        let kind: SheafError.Kind = writing ? .indexNotWritable : .failure
+        guard let error = error as? DatabaseError else { return SheafError(what, path: path, cause: "\(error)", kind: kind) }
         let folder = (path as NSString).deletingLastPathComponent
         switch (error.resultCode, folderProblem(folder)) {
         case (.SQLITE_BUSY, _), (.SQLITE_LOCKED, _):
@@ -239,19 +240,21 @@ public final class NoteIndex: @unchecked Sendable {
             return SheafError("out of memory while using the index", path: path)
         case (_, .full), (.SQLITE_FULL, _):
             return SheafError(cannotWrite, path: path, cause: "the disk is full",
-                              hint: "free some space on the disk that holds .sheaf/, then run this again")
+                              hint: "free some space on the disk that holds .sheaf/, then run this again", kind: .indexNotWritable)
         case (_, .readOnlyMount):
             return SheafError(cannotWrite, path: path, cause: "the file system is mounted read-only",
-                              hint: "remount it writable (or copy the vault somewhere writable), then run this again")
+                              hint: "remount it writable (or copy the vault somewhere writable), then run this again",
+                              kind: .indexNotWritable)
         case (_, .notWritable), (.SQLITE_READONLY, _), (.SQLITE_CANTOPEN, _), (.SQLITE_PERM, _):
             return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
                               cause: "the index or its folder is read-only (no permission to write)",
-                              hint: "make .sheaf/ and the files in it writable, then run this again")
+                              hint: "make .sheaf/ and the files in it writable, then run this again",
+                              kind: writing ? .indexNotWritable : .failure)
         case (.SQLITE_IOERR, _):
             return SheafError(what, path: path, cause: "the disk reported an input/output error (SQLite code \(error.extendedResultCode.rawValue))",
-                              hint: "check the disk and its free space, then run this again")
+                              hint: "check the disk and its free space, then run this again", kind: writing ? .indexNotWritable : .failure)
         default:
-            return SheafError(what, path: path, cause: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+            return SheafError(what, path: path, cause: error.message ?? "SQLite error \(error.resultCode.rawValue)", kind: kind)
         }
     }
 

@@ -17,7 +17,7 @@ public struct ScanReport: Sendable {
     public var renamed = 0
     public var warnings: [(path: String, message: String)] = []
     /// The walk's own warnings (unreadable folders, links out of the vault), also in `warnings`.
-    public var walkWarnings: [WalkWarning] = []
+    public var walkWarnings: [VaultWarning] = []
     public var seconds = 0.0
     public var rebuilt: RebuildReason?
     /// The FTS table was rebuilt from the files to drop its dead rows.

@@ -16,13 +16,6 @@ public struct CatalogNote: Sendable {
     public var handle: NoteHandle { NoteHandle(path: note.path, title: note.title, id: note.id, aliases: note.aliases) }
 }
 
-/// A warning about one path, shown to the user once per command.
-public struct VaultWarning: Sendable, Equatable, CustomStringConvertible {
-    public let path: String
-    public let message: String
-    public var description: String { "\(path): \(message)" }
-}
-
 public struct Catalog: Sendable {
     public let files: [VaultFile]
     public let notes: [CatalogNote]
@@ -46,7 +39,7 @@ public struct Catalog: Sendable {
             results.set(i, CatalogNote(note: Note(path: file.path, read: read), file: file))
         }
         let notes = results.values
-        var warnings = walkWarnings.map { VaultWarning(path: $0.path, message: $0.message) }
+        var warnings = walkWarnings
         for n in notes { warnings += n.note.warnings.map { VaultWarning(path: n.path, message: $0.description) } }
         return Catalog(files: files, notes: notes, warnings: warnings)
     }

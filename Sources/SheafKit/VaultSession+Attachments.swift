@@ -102,6 +102,13 @@ extension VaultSession {
     /// `note`, embeds them at the end of the note in the link style it already uses, indexes them
     /// and makes their thumbnails. A name already taken gets a number, never an overwrite.
     public func attach(_ files: [String], to note: CatalogNote, from workingDirectory: String) throws(SheafError) -> AttachReport {
+        try withWriterLock(commits: false) { (proof) throws(SheafError) in
+            try attach(files, to: note, from: workingDirectory, proof)
+        }
+    }
+
+    private func attach(_ files: [String], to note: CatalogNote, from workingDirectory: String,
+                        _ proof: borrowing WriterLock) throws(SheafError) -> AttachReport {
         guard !files.isEmpty else { throw SheafError("no file given", hint: "sheaf attach NOTE FILE...") }
         _ = try editableText(of: note)  // refuse before copying anything
         var sources: [String] = []
@@ -138,7 +145,7 @@ extension VaultSession {
             if let inVault = vault.relative(source), VaultPath.folder(inVault) == folder {
                 path = inVault  // already beside the note: embed it, copy nothing
             } else {
-                path = try copy(source, into: folder)
+                path = try copy(source, into: folder, proof)
                 copied.append(path)
                 targets.add(path)
             }
@@ -175,7 +182,7 @@ extension VaultSession {
     /// Copies a file into a vault folder under a free name (`photo.jpg`, `photo 2.jpg`, ...),
     /// through a temporary file and a hard link, which fails rather than replace a file that
     /// appeared meanwhile. A symlink is copied as the file it points to, under its own name.
-    func copy(_ source: String, into folder: String) throws(SheafError) -> String {
+    func copy(_ source: String, into folder: String, _ proof: borrowing WriterLock) throws(SheafError) -> String {
         _ = try VaultPathGuard.requireFolder(folder, in: vault.root)  // never through a symlinked folder
         let name = VaultPath.fileName(source)
         let contents = URL(fileURLWithPath: source).resolvingSymlinksInPath().path

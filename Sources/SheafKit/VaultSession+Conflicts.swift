@@ -68,16 +68,16 @@ extension VaultSession {
 
     /// Settles the conflicts of a note. The change is committed by the next commit or sync.
     public func resolve(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
-        try withWriterLock { () throws(SheafError) in try resolveLocked(name, keep: keep) }
+        try withWriterLock(commits: false) { (proof) throws(SheafError) in try resolveLocked(name, keep: keep, proof) }
     }
 
-    private func resolveLocked(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
+    private func resolveLocked(_ name: String, keep: ConflictKeep, _ proof: borrowing WriterLock) throws(SheafError) -> ResolveReport {
         let (original, files) = try conflicts(of: name)
         // `conflict-of` comes from synced content: the note it names must pass the guard.
         let safeOriginal = try VaultPathGuard.require(original, in: vault.root, doing: "will not resolve into this path")
         var removed: [String] = []
         var kept: [(String, String)] = []
-        let writer = fileWriter()
+        let writer = fileWriter(proof)
         switch keep {
         case .local:
             break
@@ -130,7 +130,7 @@ extension VaultSession {
     }
 
     private func readBytes(_ path: String) throws(SheafError) -> [UInt8] {
-        guard let bytes = try fileWriter().read(try safePath(path)).bytes else {
+        guard let bytes = try readFile(try safePath(path)).bytes else {
             throw SheafError("cannot read", path: path, cause: "the file vanished")
         }
         return bytes

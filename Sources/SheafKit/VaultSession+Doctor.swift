@@ -45,7 +45,7 @@ extension VaultSession {
         guard fix else { return findings }
         let untrack = findings.filter { $0.kind == .trackedButIgnored }.map(\.path)
         if !untrack.isEmpty, let repo = try repository() {
-            try withWriterLock { () throws(SheafError) in
+            try withWriterLock { (_) throws(SheafError) in
                 do throws(GitError) { try repo.untrack(untrack) }
                 catch { throw SheafError("cannot update git's index", path: vault.root, cause: error.description) }
             }

@@ -15,10 +15,12 @@ public struct TagEditReport: Sendable {
 extension VaultSession {
     /// Appends `text` to the end of a note, on a line of its own, in the note's line endings.
     public func append(_ text: String, to note: CatalogNote) throws(SheafError) {
-        let writer = fileWriter()
-        try editNote(note.path, with: writer) { current in Self.appending(text, to: current) }
-        try writer.finish()
-        invalidate()
+        try withWriterLock(commits: false) { (proof) throws(SheafError) in
+            let writer = fileWriter(proof)
+            try editNote(note.path, with: writer) { current in Self.appending(text, to: current) }
+            try writer.finish()
+            invalidate()
+        }
     }
 
     static func appending(_ text: String, to current: String) -> String {
@@ -47,18 +49,21 @@ extension VaultSession {
     private func editTags(_ note: CatalogNote, _ wanted: [String],
                           _ change: @escaping (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
         guard !wanted.isEmpty else { throw SheafError("no tag given", hint: "sheaf tags add NOTE TAG...") }
-        let writer = fileWriter()
-        var firstChange: [String]?
-        // Made on the note as it is when written: an editor's save meanwhile is kept.
-        try editNote(note.path, with: writer) { (text) throws(SheafError) -> String? in
-            var editor: FrontMatterEditor
-            do { editor = try FrontMatterEditor(text: text) }
-            catch { throw SheafError("will not change this note", path: note.path, cause: "\(error)") }
-            let changed = change(&editor, wanted)
-            if firstChange == nil { firstChange = changed }
-            return changed.isEmpty ? nil : editor.text
+        let firstChange = try withWriterLock(commits: false) { (proof) throws(SheafError) -> [String]? in
+            let writer = fileWriter(proof)
+            var firstChange: [String]?
+            // Made on the note as it is when written: an editor's save meanwhile is kept.
+            try editNote(note.path, with: writer) { (text) throws(SheafError) -> String? in
+                var editor: FrontMatterEditor
+                do { editor = try FrontMatterEditor(text: text) }
+                catch { throw SheafError("will not change this note", path: note.path, cause: "\(error)") }
+                let changed = change(&editor, wanted)
+                if firstChange == nil { firstChange = changed }
+                return changed.isEmpty ? nil : editor.text
+            }
+            try writer.finish()
+            return firstChange
         }
-        try writer.finish()
         let changed = firstChange ?? []
         if !changed.isEmpty { invalidate() }
         let changedKeys = Set(changed.map(Self.tagKey))

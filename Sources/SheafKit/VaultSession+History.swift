@@ -10,7 +10,7 @@ import SheafGit
 public struct HistoryEntry: Sendable, Equatable {
     public let commit: CommitDetails
     /// What the commit did to the note; nil in the vault's log.
-    public let kind: PathChange.Kind?
+    public let kind: VaultChange.Kind?
     /// The note's path at the commit (the new path of a rename, the old path of a deletion).
     public let path: String?
     /// The path before a rename.
@@ -67,7 +67,7 @@ extension VaultSession {
                              hint: "`sheaf commit` records it")
         }
         return History(path: target.current ?? target.committed, exists: target.current != nil,
-                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: $0.kind, path: $0.path, oldPath: $0.oldPath) })
+                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: VaultChange.Kind($0.kind), path: $0.path, oldPath: $0.oldPath) })
     }
 
     /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).
@@ -101,15 +101,15 @@ extension VaultSession {
     /// to the path it had. Uncommitted changes are committed first, so nothing is lost; the
     /// restored version itself is not committed.
     public func restore(_ name: String, at revision: String?) throws(SheafError) -> RestoreReport {
-        try withWriterLock { () throws(SheafError) -> RestoreReport in
+        try withWriterLock { (proof) throws(SheafError) -> RestoreReport in
             let target = try historyTarget(name)
             let version: NoteVersion
             if let revision { version = try self.version(of: target, at: revision) } else { version = try lastVersion(of: target) }
             let destination = try safePath(target.current ?? version.path)
             // Uncommitted edits are recorded first (as `rm` does), so `log` shows them and a
             // second `restore` brings them back: restoring never discards an edit.
-            try commitSnapshot()
-            let writer = fileWriter()
+            try commitSnapshot(proof)
+            let writer = fileWriter(proof)
             let current = try writer.read(destination, limit: .max)  // any file history holds, as large as it was
             let recreated = !current.exists
             try writer.replace(destination, base: current, with: version.bytes)
@@ -155,7 +155,7 @@ extension VaultSession {
         var current: String?
         do throws(SheafError) {
             current = try resolve(name).path
-        } catch where error.what == NoteLookup.noMatch {
+        } catch where error.kind == .noNoteMatches {
             let path = vaultPath(forArgument: name)
             var isDirectory: ObjCBool = false
             if let path, FileManager.default.fileExists(atPath: vault.absolute(path), isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -181,5 +181,31 @@ extension VaultSession {
             return moved?.oldPath ?? now
         }
         return HistoryTarget(current: now, committed: committed)
+    }
+}
+
+/// What a note argument of `show` names: the note as it is, or `NOTE@REV`, an earlier version.
+public enum NoteOrVersion: Sendable {
+    case current(CatalogNote)
+    case earlier(NoteVersion)
+}
+
+extension VaultSession {
+    /// Looks `argument` up as a note; when no note matches and it reads `NOTE@REV` (the part
+    /// after the last `@` names a commit), as that note's version at the revision. A known note
+    /// with an unknown revision is reported as an unknown revision, not as "no note matches".
+    public func resolveNoteOrVersion(_ argument: String) throws(SheafError) -> NoteOrVersion {
+        do throws(SheafError) {
+            return .current(try resolve(argument))
+        } catch where error.kind == .noNoteMatches {
+            guard let at = argument.lastIndex(of: "@") else { throw error }
+            let (name, revision) = (String(argument[..<at]), String(argument[argument.index(after: at)...]))
+            guard !name.isEmpty, !revision.isEmpty else { throw error }
+            guard isRevision(revision) else {
+                if (try? history(of: name, limit: 1)) != nil { _ = try commit(forRevision: revision) }
+                throw error
+            }
+            return .earlier(try version(of: name, at: revision))
+        }
     }
 }

@@ -31,7 +31,7 @@ extension VaultSession {
     /// The git blob id of a note's bytes as they are now. In a vault with a repository the blob is
     /// also stored in it, so a later `--if-match` finds the version the reader saw.
     public func blobID(of note: CatalogNote) throws(SheafError) -> String {
-        let state = try fileWriter().read(try safePath(note.path))
+        let state = try readFile(try safePath(note.path))
         guard let bytes = state.bytes else { throw SheafError("the note vanished", path: note.path) }
         let repo = try repository()
         // Storing may fail (a read-only .git): the id alone still serves a write of this version.
@@ -60,8 +60,13 @@ extension VaultSession {
     /// `wanted(base)` is the writer's version made from the version it read.
     private func guardedWrite(_ note: CatalogNote, ifMatch: String?,
                               _ wanted: ([UInt8]) throws(SheafError) -> [UInt8]) throws(SheafError) -> GuardedWriteReport {
+        try withWriterLock(commits: false) { (proof) throws(SheafError) in try guardedWrite(note, ifMatch: ifMatch, wanted, proof) }
+    }
+
+    private func guardedWrite(_ note: CatalogNote, ifMatch: String?, _ wanted: ([UInt8]) throws(SheafError) -> [UInt8],
+                              _ proof: borrowing WriterLock) throws(SheafError) -> GuardedWriteReport {
         let path = note.path
-        let writer = fileWriter()
+        let writer = fileWriter(proof)
         let safe = try safePath(path)
         let state = try writer.read(safe)
         guard let now = state.bytes else { throw SheafError("the note vanished", path: path) }
@@ -77,7 +82,7 @@ extension VaultSession {
         let redo: VaultFileWriter.Redo = { (current) throws(SheafError) in
             guard let current else { return write }  // removed meanwhile: the write brings it back
             _ = try Self.editableText(current, path: path)
-            let merged = Result { () throws(GitError) in try NoteMerge.merge(base: base, ours: write, theirs: current, isNote: isNote) }
+            let merged = Result { () throws(MergeFailure) in try NoteMerge.merge(base: base, ours: write, theirs: current, isNote: isNote) }
             switch merged {
             case .success(let result):
                 last.merge = result
@@ -114,13 +119,13 @@ extension VaultSession {
         let lowered = id.lowercased()
         guard lowered.utf8.count == 40, lowered.allSatisfy({ $0.isHexDigit }) else {
             throw SheafError("--if-match needs a full git blob id (40 hex digits)", path: path,
-                             hint: "`sheaf show --json NOTE` reports the note's blob id", exitCode: 2)
+                             hint: "`sheaf show --json NOTE` reports the note's blob id")
         }
         if (try? Repository.blobID(of: current)) == lowered { return current }
         guard let repo = try repository(), let bytes = try? repo.blobBytes(lowered) else {
             throw SheafError("unknown blob id for --if-match", path: path,
                              cause: "no version with blob id \(lowered) is known to this vault",
-                             hint: "read the note again with `sheaf show --json` and use its blob id", exitCode: 2)
+                             hint: "read the note again with `sheaf show --json` and use its blob id")
         }
         return bytes
     }

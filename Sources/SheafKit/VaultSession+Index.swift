@@ -13,7 +13,7 @@ extension VaultSession {
     /// scan was skipped because another command holds the lock. With `mustUpdate` the command
     /// waits for the lock and fails when the index cannot be written, instead of answering
     /// from the index as it is.
-    public func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false,
+    func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false,
                            progress: (@Sendable (Int, Int) -> Void)? = nil,
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
@@ -31,10 +31,9 @@ extension VaultSession {
             // No complete index yet: the command holding the lock is building it.
             lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait)
         }
-        if heldLock == nil {
-            heldLock = lock
-            defer { heldLock = nil }
-            try completeInterruptedMove()  // links a killed `mv` left pointing nowhere
+        if heldLock == nil, let lock {
+            // links a killed `mv` left pointing nowhere
+            try whileHolding(lock) { (proof) throws(SheafError) in try completeInterruptedMove(proof) }
         }
         do {
             let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
@@ -44,7 +43,7 @@ extension VaultSession {
             cachedIndex = (index, report)
             return (index, report)
         } catch {
-            guard error.what == NoteIndex.cannotWrite else { throw error }
+            guard error.kind == .indexNotWritable else { throw error }
             return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate)
         }
     }
@@ -69,5 +68,14 @@ extension VaultSession {
         }
         if let excluded { walker.excludes = { excluded.excludes($0, isFolder: $1) } }
         return walker
+    }
+}
+
+extension VaultSession {
+    /// `sheaf index`: brings the index up to date (from scratch with `rebuild`), waiting for a
+    /// command that holds the lock; nil when the scan did not run. Throws when the index cannot
+    /// be written.
+    public func updateIndex(rebuild: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ScanReport? {
+        try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1
     }
 }

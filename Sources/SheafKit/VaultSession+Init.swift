@@ -69,3 +69,14 @@ extension VaultSession {
         return missing
     }
 }
+
+extension VaultSession {
+    /// How many notes and other files the vault holds, and what the walk could not read: one
+    /// walk of names, no note parsed (the first read command builds the index and reports notes
+    /// it cannot read).
+    public func fileCounts() throws(SheafError) -> (notes: Int, otherFiles: Int, warnings: [VaultWarning]) {
+        let (files, warnings) = try walker(forIndex: true).files(sorted: false)
+        let notes = files.count { VaultPath.isNote($0.path) }
+        return (notes, files.count - notes, warnings)
+    }
+}

@@ -45,7 +45,7 @@ extension VaultSession {
     }
 
     public func move(_ note: CatalogNote, to dest: String) throws(SheafError) -> MoveReport {
-        try withWriterLock { () throws(SheafError) in try moveLocked(note, to: dest) }
+        try withWriterLock { (proof) throws(SheafError) in try moveLocked(note, to: dest, proof) }
     }
 
     /// `.sheaf/move-journal`: `from`, `to`, then `moved` once the file is at `to`. Written before
@@ -53,7 +53,7 @@ extension VaultSession {
     /// command (see `completeInterruptedMove`).
     var moveJournal: String { vault.stateDirectory + "/move-journal" }
 
-    private func moveLocked(_ note: CatalogNote, to dest: String) throws(SheafError) -> MoveReport {
+    private func moveLocked(_ note: CatalogNote, to dest: String, _ proof: borrowing WriterLock) throws(SheafError) -> MoveReport {
         let target = try destination(for: note, dest)
         let from = note.path
         guard target != from else { throw SheafError("the note is already there", path: target) }
@@ -65,7 +65,7 @@ extension VaultSession {
         }
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
-        let writer = fileWriter()
+        let writer = fileWriter(proof)
         try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)
 
         // The moved note's own relative links first, in place, then the rename (never over a file).
@@ -148,7 +148,7 @@ extension VaultSession {
 
     /// Completes a `mv` a killed process left half done: the file is moved if it was not yet,
     /// and every link that still points at the old path is rewritten. Runs under the lock.
-    func completeInterruptedMove() throws(SheafError) {
+    func completeInterruptedMove(_ proof: borrowing WriterLock) throws(SheafError) {
         guard let text = try? String(contentsOfFile: moveJournal, encoding: .utf8) else { return }
         let parts = text.split(separator: "\n").map(String.init)
         defer { try? FileManager.default.removeItem(atPath: moveJournal) }
@@ -156,7 +156,7 @@ extension VaultSession {
         let from = parts[0], target = parts[1]
         let fm = FileManager.default
         let safeFrom = try safePath(from), safeTarget = try safePath(target)
-        let writer = fileWriter()
+        let writer = fileWriter(proof)
         if parts.count < 3 {
             let atFrom = fm.fileExists(atPath: vault.absolute(from)), atTarget = fm.fileExists(atPath: vault.absolute(target))
             guard atFrom != atTarget || from.lowercased() == target.lowercased() else { return }  // nothing to go on

@@ -17,19 +17,28 @@ extension VaultSession {
     public func createNote(title: String, folder: String?, tags: [String], body: String,
                            template: String? = nil, exactName: Bool = false,
                            now: Date = Date()) throws(SheafError) -> NewNoteReport {
+        try withWriterLock(commits: false) { (proof) throws(SheafError) in
+            try createNote(title: title, folder: folder, tags: tags, body: body, template: template,
+                           exactName: exactName, now: now, proof)
+        }
+    }
+
+    private func createNote(title: String, folder: String?, tags: [String], body: String, template: String?,
+                            exactName: Bool, now: Date, _ proof: borrowing WriterLock) throws(SheafError) -> NewNoteReport {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmedTitle.isEmpty else { throw SheafError("a note needs a title", hint: "sheaf new \"My title\"") }
         // Without --folder, Obsidian's new-note location when the vault has .obsidian/app.json.
         let folderPath = try vaultFolder(folder ?? ObsidianSettings.load(vaultRoot: vault.root)?.newNoteFolder(workingFolder: workingFolder) ?? "")
-        let catalog = try catalog()
-        let taken = Set(catalog.files.map(\.path))
+        // The paths the index knows (no note is parsed); the disk decides where it differs.
+        let known = try freshIndex().0.allPaths()
+        let taken = Set(known)
         let fm = FileManager.default
         let path = exactName ? VaultPath.join(folderPath, trimmedTitle + ".md")
             : NoteFileName.freePath(for: trimmedTitle, in: folderPath) { candidate in
                 taken.contains(candidate) || fm.fileExists(atPath: vault.absolute(candidate))
             }
         let lower = path.lowercased()
-        let clashes = catalog.files.map(\.path).filter { $0.lowercased() == lower && $0 != path }
+        let clashes = known.filter { $0.lowercased() == lower && $0 != path }
 
         let id = UUID().uuidString.lowercased()
         var editor: FrontMatterEditor
@@ -48,7 +57,7 @@ extension VaultSession {
             if template == nil { text += "\n" } else if !text.isEmpty && !text.endsWithLineBreak { text += "\n" }
             text += body + (body.endsWithLineBreak ? "" : "\n")
         }
-        try fileWriter().create(try safePath(path), Array(text.utf8))
+        try fileWriter(proof).create(try safePath(path), Array(text.utf8))
         invalidate()
         return NewNoteReport(path: path, id: id, caseClashes: clashes)
     }

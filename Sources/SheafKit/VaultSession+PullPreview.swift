@@ -17,7 +17,7 @@ public struct PullPreview: Sendable {
 
 extension VaultSession {
     public func previewPull(_ options: SyncOptions) throws(SheafError) -> PullPreview {
-        try withWriterLock { () throws(SheafError) -> PullPreview in
+        try withWriterLock { (_) throws(SheafError) -> PullPreview in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
             var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)

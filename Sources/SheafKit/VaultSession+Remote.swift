@@ -11,7 +11,8 @@ import SheafSync
 /// What `sheaf status` shows.
 public struct VaultStatus: Sendable {
     public let branch: String?
-    public let changes: [StagedChange]
+    /// Uncommitted changes: the work tree against HEAD.
+    public let changes: [VaultChange]
     public let remote: String?
     /// Local commits not on the remote, and remote commits not here, as of the last fetch.
     public let ahead: Int
@@ -86,7 +87,7 @@ extension VaultSession {
         let remote = config["remote"] ?? "origin"
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
             let workTree = try repo.workTreeStatus()
-            let changes = workTree.changes
+            let changes = workTree.changes.map(VaultChange.init)
             for skipped in workTree.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
             let reference = try? repo.currentBranchReference()
             let branch = reference.map { String($0.dropFirst("refs/heads/".count)) }

@@ -14,23 +14,23 @@ public struct RemoveReport: Sendable {
 
 extension VaultSession {
     public func remove(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
-        try withWriterLock { () throws(SheafError) in try removeLocked(note) }
+        try withWriterLock { (proof) throws(SheafError) in try removeLocked(note, proof) }
     }
 
-    private func removeLocked(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
+    private func removeLocked(_ note: CatalogNote, _ proof: borrowing WriterLock) throws(SheafError) -> RemoveReport {
         let catalog = try catalog()
         let targets = catalog.linkTargets
         let linkedFrom = catalog.notes.filter { other in
             !PathBytes.same(other.path, note.path)
                 && other.note.links.contains { targets.resolve($0, from: other.path).map { PathBytes.same($0, note.path) } ?? false }
         }.map(\.path)
-        try commitSnapshot()
+        try commitSnapshot(proof)
         let kept = try requireRepository().headOrNil()
         guard unlink(vault.absolute(note.path)) == 0 else {
             throw SheafError("cannot delete", path: note.path, cause: String(cString: strerror(errno)))
         }
         removeEmptyFolders(above: note.path)
-        try commitSnapshot()
+        try commitSnapshot(proof)
         invalidate()
         return RemoveReport(path: note.path, keptIn: kept, linkedFrom: linkedFrom)
     }

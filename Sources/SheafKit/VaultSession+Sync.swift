@@ -44,44 +44,11 @@ extension VaultSession {
     /// The journal of a work-tree update in progress (see WorkTreeUpdate).
     var syncJournal: String { vault.stateDirectory + "/sync-journal" }
 
-    /// Runs `body` holding `.sheaf/lock`, waiting for another command that holds it. Refuses
-    /// while git has a merge, rebase or the like unfinished, or another git process may be
-    /// writing (a lock file in `.git` Sheaf cannot prove stale: see Repository+StaleLocks).
-    func withWriterLock<T>(_ body: () throws(SheafError) -> T) throws(SheafError) -> T {
-        if heldLock != nil { return try body() }
-        guard let lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait) else {
-            throw SheafError("another sheaf command is changing the vault", path: vault.root,
-                             hint: "wait for it to finish, then run this again")
-        }
-        heldLock = lock
-        defer { heldLock = nil }
-        guard let repo = try repository() else {
-            try completeInterruptedMove()
-            return try body()
-        }
-        if let operation = repo.operationInProgress() {
-            throw SheafError("a git \(operation.rawValue) is in progress in this vault", path: vault.root,
-                             cause: "committing now would record it half done",
-                             hint: operation.howToFinish + ", then run this again")
-        }
-        let record = vault.stateDirectory + "/git-session"
-        let locks = repo.beginLockSession(record: record)
-        defer { repo.endLockSession(record: record) }
-        if let held = locks.held.first {
-            let age = held.age < 120 ? "\(Int(held.age)) s" : "\(Int(held.age / 60)) min"
-            throw SheafError("the vault's git repository is locked", path: held.path,
-                             cause: "another git command is writing (a `git commit` waiting for its editor?), or one was killed; the lock is \(age) old",
-                             hint: "let that git command finish and run this again; if none is running, delete the file")
-        }
-        try completeInterruptedMove()  // a killed `mv` left links pointing nowhere
-        return try body()
-    }
-
     /// `sheaf commit`: records every change git sees as one commit.
     public func commit() throws(SheafError) -> CommitInfo? {
-        try withWriterLock { () throws(SheafError) in
+        try withWriterLock { (proof) throws(SheafError) in
             _ = try resumeInterruptedUpdate()
-            return try commitSnapshot()
+            return try commitSnapshot(proof)
         }
     }
 
@@ -102,12 +69,12 @@ extension VaultSession {
 
     private func runSync(_ options: SyncOptions,
                          _ body: (Syncer) throws(SyncError) -> (PullReport?, PushReport?)) throws(SheafError) -> SyncRun {
-        try withWriterLock { () throws(SheafError) -> SyncRun in
+        try withWriterLock { (proof) throws(SheafError) -> SyncRun in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
             var run = SyncRun(remote: remote)
             run.resumed = try resumeInterruptedUpdate()
-            run.committed = try commitSnapshot()
+            run.committed = try commitSnapshot(proof)
             var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
             transfer.credential = options.credential
             transfer.user = options.user
@@ -201,7 +168,7 @@ extension VaultSession {
         case let .unreachable(remote, url, waiting, cause):
             let wait = waiting == 1 ? "1 local commit waits" : "\(waiting) local commits wait"
             return SheafError("cannot reach the remote \(remote)", path: url, cause: cause,
-                              hint: "\(wait) to be pushed; they are safe. Run `sheaf sync` when online", exitCode: 75)
+                              hint: "\(wait) to be pushed; they are safe. Run `sheaf sync` when online", kind: .offline)
         case let .transfer(remote, url, failure, cause):
             switch failure {
             case .authentication:

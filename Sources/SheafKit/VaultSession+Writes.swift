@@ -8,10 +8,16 @@ import SheafSync
 extension VaultSession {
     /// A writer for this vault whose three-way merge is the note merge; where body lines overlap
     /// both sides' lines are kept, the user's first (two saves appended at once both stay).
-    func fileWriter() -> VaultFileWriter {
+    /// Only a command holding `.sheaf/lock` gets one (`proof`, from `withWriterLock`).
+    func fileWriter(_ proof: borrowing WriterLock) -> VaultFileWriter {
         VaultFileWriter(root: vault.root) { path, base, current, wanted in
             (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
         }
+    }
+
+    /// A file's bytes and identity for a command that only reads it.
+    func readFile(_ path: SafePath, limit: Int = Note.sizeLimit) throws(SheafError) -> FileState {
+        try VaultFileWriter.read(path, root: vault.root, limit: limit)
     }
 
     /// A vault path checked by the guard, ready for the writer.

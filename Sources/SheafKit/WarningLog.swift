@@ -36,7 +36,7 @@ extension VaultSession {
         } else {
             let (index, scan) = try freshIndex()
             let notes = try index.summaries().sorted { $0.path < $1.path }
-            warnings = (scan?.walkWarnings ?? []).map { VaultWarning(path: $0.path, message: $0.message) }
+            warnings = (scan?.walkWarnings ?? [])
                 + notes.flatMap { n in n.warnings.map { VaultWarning(path: n.path, message: $0) } }
             files = notes.map { VaultFile(path: $0.path, size: $0.size, mtimeNanoseconds: $0.mtimeNanoseconds, inode: 0) }
         }

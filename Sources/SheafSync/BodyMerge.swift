@@ -2,20 +2,19 @@
 // both sides only inserted lines at the same place (two devices appending to today's journal,
 // two new CHANGELOG sections) both insertions are kept, the local side's first, and a line both
 // added identically at the edges is written once. git calls that a conflict. The overlaps are
-// read from git's `diff3` hunks (`LineMerge.regions`), which keep the blank line that separates
+// read from git's `diff3` hunks (`LineMerge.regions`, through `LineMergeCall`), which keep the blank line that separates
 // two insertions inside the overlap; every other overlap stays a conflict (docs/merging.md).
-import SheafGit
 
 enum BodyMerge {
     /// The merged bytes with the local side in each real overlap, and the remote side's version
     /// (remote side in each real overlap) when one is left; nil when the merge is clean.
-    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws(GitError)
+    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws(MergeFailure)
         -> (local: [UInt8], remote: [UInt8]?) {
-        let plain = try LineMerge.merge(base: base, ours: ours, theirs: theirs, favor: .none)
+        let plain = try LineMergeCall.merge(base: base, ours: ours, theirs: theirs, favor: .none)
         if plain.clean { return (plain.bytes, nil) }  // git's answer wherever git's merge is clean
-        guard let regions = try LineMerge.regions(base: base, ours: ours, theirs: theirs),
+        guard let regions = try LineMergeCall.regions(base: base, ours: ours, theirs: theirs),
               regions.contains(where: isBothInserted) else {
-            return try LineMerge.mergeBothWays(base: base, ours: ours, theirs: theirs)
+            return try LineMergeCall.mergeBothWays(base: base, ours: ours, theirs: theirs)
         }
         var local: [UInt8] = [], remote: [UInt8] = [], clean = true
         for region in regions {
@@ -33,7 +32,7 @@ enum BodyMerge {
     }
 
     /// An overlap where neither side changed or removed an ancestor line.
-    static func isBothInserted(_ region: LineMerge.Region) -> Bool {
+    static func isBothInserted(_ region: LineMergeCall.Region) -> Bool {
         guard case let .overlap(base, ours, theirs) = region else { return false }
         return base.isEmpty && !ours.isEmpty && !theirs.isEmpty
     }

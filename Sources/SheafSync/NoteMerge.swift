@@ -5,7 +5,6 @@
 // file, so no conflict marker is ever written into a note.
 import Foundation
 import SheafCore
-import SheafGit
 
 /// What merging one file's two sides gave.
 public struct FileMerge: Sendable, Equatable {
@@ -29,7 +28,7 @@ public enum NoteMerge {
     /// With `keepBoth`, body lines that overlap are all kept in `merged`, the local side's first
     /// (the write path's merge, where both sides are the user's and no line may be dropped).
     public static func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], isNote: Bool = true,
-                             keepBoth: Bool = false) throws(GitError) -> FileMerge {
+                             keepBoth: Bool = false) throws(MergeFailure) -> FileMerge {
         let added = base == nil
         let base = base ?? []
         if ours == theirs || theirs == base { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
@@ -55,14 +54,14 @@ public enum NoteMerge {
 
     /// The merge of three valid UTF-8 texts without BOM and with LF endings.
     private static func mergeNormalized(base: [UInt8], ours: [UInt8], theirs: [UInt8], isNote: Bool,
-                                        keepBoth: Bool) throws(GitError) -> FileMerge {
+                                        keepBoth: Bool) throws(MergeFailure) -> FileMerge {
         let docs = (NoteDocument(text: String(decoding: base, as: UTF8.self)),
                     NoteDocument(text: String(decoding: ours, as: UTF8.self)),
                     NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
             let lines = try BodyMerge.merge(base: base, ours: ours, theirs: theirs)
             let merged = keepBoth && lines.remote != nil
-                ? try LineMerge.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
+                ? try LineMergeCall.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
             return FileMerge(merged: merged, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
         }
         let head = try FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
@@ -72,7 +71,7 @@ public enum NoteMerge {
         local.frontMatter = head.local
         local.body = String(decoding: body.local, as: UTF8.self)
         if keepBoth && body.remote != nil {
-            let union = try LineMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+            let union = try LineMergeCall.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
                                             theirs: Array(docs.2.body.utf8), favor: .union)
             local.body = String(decoding: union.bytes, as: UTF8.self)
         }

@@ -133,7 +133,7 @@ public struct Syncer {
                 let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
                 let merged = try merge.merge(base: base, ours: local!, theirs: theirs)
                 if dryRun { return PullReport(kind: .merged, remoteCommit: theirs, head: local, outcomes: merged.outcomes) }
-                let message = Self.mergeMessage(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
+                let message = CommitMessage.merge(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
                 let commit = try repository.createCommit(tree: merged.tree, parents: [local!, theirs], message: message,
                                                          fallbackName: device)
                 report = PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes)
@@ -173,13 +173,12 @@ public struct Syncer {
         let refused = verdict.refused + built.rejected.map {
             RefusedPath(path: String(decoding: $0.path, as: UTF8.self), reason: "git refuses this path")
         }
-        let list = refused.map { "refused: \($0.path) (\($0.reason))" }.joined(separator: "\n")
         if let parents = target.ownParents, let message = target.message {
-            let commit = try repository.createCommit(tree: built.tree, parents: parents, message: message + list + "\n",
+            let commit = try repository.createCommit(tree: built.tree, parents: parents, message: message + CommitMessage.refusedLines(refused),
                                                      fallbackName: device)
             return (commit, refused)
         }
-        let message = "sheaf: \(device): left out \(refused.count) unsafe path\(refused.count == 1 ? "" : "s") of \(remote)/\(branch)\n\n" + list + "\n"
+        let message = CommitMessage.leftOut(device: device, remote: remote, branch: branch, refused: refused)
         let commit = try repository.createCommit(tree: built.tree, parents: [target.commit], message: message, fallbackName: device)
         return (commit, refused)
     }
@@ -197,7 +196,7 @@ public struct Syncer {
         if waiting == 0 { return PushReport(pushed: 0, head: local) }
         do {
             try repository.push(remote: remote, branch: branch, options: transfer)
-            try repository.setReference(tracking, to: local, message: "sheaf: push")
+            try repository.setReference(tracking, to: local, message: CommitMessage.pushReflog)
         } catch {
             throw try transferError(error, url: url, local: local, branch: branch)
         }
@@ -252,7 +251,7 @@ public struct Syncer {
             let virtual = try git { () throws(GitError) in
                 let merge = TreeMerge(repository: repository, remoteTime: Date(timeIntervalSince1970: 0), remoteDevice: "ancestor")
                 let tree = try merge.merge(base: inner, ours: x, theirs: y).tree
-                return try repository.createCommit(tree: tree, parents: [x, y], message: "sheaf: virtual ancestor",
+                return try repository.createCommit(tree: tree, parents: [x, y], message: CommitMessage.virtualAncestor,
                                                    fallbackName: device)
             }
             bases.insert(virtual, at: 0)
@@ -286,24 +285,8 @@ public struct Syncer {
 
     /// The device that made a commit: from Sheaf's message `sheaf: <device>: ...`, else the author.
     static func device(of commit: CommitDetails) -> String {
-        let summary = commit.summary
-        if summary.hasPrefix("sheaf: "), let colon = summary.dropFirst(7).firstIndex(of: ":") {
-            let name = summary[summary.index(summary.startIndex, offsetBy: 7)..<colon]
-            if !name.isEmpty { return String(name) }
-        }
+        if let name = CommitMessage.device(inSummary: commit.summary) { return name }
         return commit.authorName.isEmpty ? "remote" : commit.authorName
-    }
-
-    static func mergeMessage(device: String, remote: String, branch: String, outcomes: [PathOutcome]) -> String {
-        var counts: [PathOutcome.Kind: Int] = [:]
-        for o in outcomes { counts[o.kind, default: 0] += 1 }
-        let order: [PathOutcome.Kind] = [.updated, .merged, .conflict, .resurrected, .renamed, .added, .deleted]
-        let summary = order.compactMap { k in counts[k].map { "\($0) \(k.rawValue)" } }.joined(separator: ", ")
-        let body = outcomes.map { o in
-            "\(o.kind.rawValue): \(o.oldPath.map { "\($0) -> " } ?? "")\(o.path)\(o.conflictFile.map { " (\($0))" } ?? "")"
-        }
-        return "sheaf: \(device): merge \(remote)/\(branch)" + (summary.isEmpty ? "" : ": \(summary)") + "\n\n"
-            + body.joined(separator: "\n") + "\n"
     }
 
     private func git<T>(_ body: () throws(GitError) -> T) throws(SyncError) -> T {

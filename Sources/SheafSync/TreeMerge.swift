@@ -140,9 +140,14 @@ struct TreeMerge {
                     PathOutcome(kind: .conflict, path: path, conflictFile: conflictPath))
         }
         let isNote = VaultPath.isNote(path)
-        let result = try NoteMerge.merge(base: try base.map { (f) throws(GitError) in try repository.blobBytes(f.blob) },
-                                         ours: try repository.blobBytes(ours.blob),
-                                         theirs: try repository.blobBytes(theirs.blob), isNote: isNote)
+        let sides = (base: try base.map { (f) throws(GitError) in try repository.blobBytes(f.blob) },
+                     ours: try repository.blobBytes(ours.blob), theirs: try repository.blobBytes(theirs.blob))
+        let result: FileMerge
+        do {
+            result = try NoteMerge.merge(base: sides.base, ours: sides.ours, theirs: sides.theirs, isNote: isNote)
+        } catch {
+            throw GitError(function: "git_merge_file", code: .other(-1), message: error.message)
+        }
         let merged = TreeFile(blob: try repository.createBlob(result.merged), mode: ours.mode)
         guard let remote = result.remote else { return (merged, [], PathOutcome(kind: .merged, path: path)) }
         let content = try repository.createBlob(ConflictFile.content(remote: remote, notePath: path, isNote: isNote))

@@ -11,17 +11,20 @@ import TestSupport
         let v = try KitVault()
         let session = try v.session()
         let path = try session.createNote(title: "Log", folder: nil, tags: [], body: "- 07:10 woke up").path
-        let writer = session.fileWriter()
         var seen: [String] = []
-        try session.editNote(path, with: writer) { (text) throws(SheafError) -> String? in
-            seen.append(text)
-            if seen.count == 1 {
-                // The editor saves after Sheaf read the note and before it writes.
-                try? Data((text + "- 08:00 editor\n").utf8).write(to: URL(fileURLWithPath: v.root + "/" + path))
+        // The write rule needs the writer lock: only `withWriterLock` lends the proof.
+        try session.withWriterLock(commits: false) { (lock) throws(SheafError) in
+            let writer = session.fileWriter(lock)
+            try session.editNote(path, with: writer) { (text) throws(SheafError) -> String? in
+                seen.append(text)
+                if seen.count == 1 {
+                    // The editor saves after Sheaf read the note and before it writes.
+                    try? Data((text + "- 08:00 editor\n").utf8).write(to: URL(fileURLWithPath: v.root + "/" + path))
+                }
+                return text + "- 08:05 sheaf\n"
             }
-            return text + "- 08:05 sheaf\n"
+            try writer.finish()
         }
-        try writer.finish()
         #expect(seen.count == 2)
         #expect(seen.last?.hasSuffix("- 08:00 editor\n") == true)
         let final = try #require(v.read(path))

@@ -72,7 +72,7 @@ import TestSupport
     @Test func writerLockIsHeldForTheBodyAndReleasedAfter() throws {
         let v = try KitVault()
         let session = try v.session()
-        let takenInside = try session.withWriterLock { () throws(SheafError) -> Bool in
+        let takenInside = try session.withWriterLock { (_) throws(SheafError) -> Bool in
             try VaultLock.take(session.vault.lockPath, wait: false) != nil
         }
         #expect(!takenInside)

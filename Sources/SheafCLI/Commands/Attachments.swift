@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SheafCore
-import SheafIndex
 import SheafKit
 
 struct Attachments: ParsableCommand {

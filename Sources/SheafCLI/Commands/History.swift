@@ -26,13 +26,13 @@ struct Log: ParsableCommand {
         if json {
             Terminal.json(LogJSON(path: history.path, exists: note == nil ? nil : history.exists, commits: history.entries.map {
                 .init(id: $0.commit.id, time: $0.commit.time, author: $0.commit.authorName, summary: $0.commit.summary,
-                      kind: $0.kind?.rawValue, path: $0.path, oldPath: $0.oldPath)
+                      kind: $0.kind?.committedWord, path: $0.path, oldPath: $0.oldPath)
             }))
             return
         }
         for entry in history.entries {
             var line = "\(entry.commit.id.prefix(7))  \(Terminal.date(entry.commit.time))  \(entry.commit.authorName)  "
-            if let kind = entry.kind { line += kind.rawValue + "  " }
+            if let kind = entry.kind { line += kind.committedWord + "  " }
             line += entry.commit.summary
             if let old = entry.oldPath, let path = entry.path {
                 line += "  [\(old) -> \(path)]"

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SheafIndex
 import SheafKit
 
 struct Index: ParsableCommand {
@@ -16,7 +15,7 @@ struct Index: ParsableCommand {
         let session = try global.open()
         let bar = ProgressBar.callback("indexing")
         // Waits for a command that holds the lock; fails (exit 2) when the index cannot be written.
-        let (_, scan) = try session.freshIndex(rebuild: rebuild, mustUpdate: true, progress: bar?.0)
+        let scan = try session.updateIndex(rebuild: rebuild, progress: bar?.0)
         bar?.1.finish()
         guard let report = scan else { throw ExitCode(2) }
         if let reason = report.rebuilt { Terminal.warn("rebuilt the index: \(reason.rawValue)") }

@@ -26,9 +26,8 @@ struct Init: ParsableCommand {
             Terminal.out("  .git/info/exclude now lists: " + report.excludeLinesAdded.joined(separator: " "))
         }
         let session = VaultSession(vault: .init(root: report.root), workingDirectory: report.root)
-        let catalog = try session.catalog()
-        try reportWarnings(session)
-        let attachments = catalog.files.count - catalog.notes.count
-        Terminal.out("  \(catalog.notes.count) notes, \(attachments) other files; no file was changed")
+        let counts = try session.fileCounts()
+        for w in counts.warnings { Terminal.warn(w.description) }
+        Terminal.out("  \(counts.notes) notes, \(counts.otherFiles) other files; no file was changed")
     }
 }

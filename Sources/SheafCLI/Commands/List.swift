@@ -1,6 +1,5 @@
 import ArgumentParser
 import SheafCore
-import SheafIndex
 import SheafKit
 
 extension NoteSort: ExpressibleByArgument {}

@@ -1,10 +1,9 @@
-// `sheaf merge-file`: the note merge alone, on three files. Also what git runs as a merge driver
-// once `sheaf install-merge-driver` registered it.
+// `sheaf merge-file`: the note merge alone, on three files (SheafKit's `MergeFiles`). Also what
+// git runs as a merge driver once `sheaf install-merge-driver` registered it.
 import ArgumentParser
 import Foundation
 import SheafCore
 import SheafKit
-import SheafSync
 
 struct MergeFile: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,35 +21,18 @@ struct MergeFile: ParsableCommand {
 
     func run() throws {
         global.apply()
-        let read = { (path: String) throws -> [UInt8] in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw SheafError("cannot read", path: path)
-            }
-            return Array(data)
-        }
-        let isNote = VaultPath.isNote(driverPath ?? ours)
-        let result = try NoteMerge.merge(base: try read(base), ours: try read(ours), theirs: try read(theirs), isNote: isNote)
+        let result = try MergeFiles.merge(base: base, ours: ours, theirs: theirs, output: driverPath == nil ? output : nil,
+                                          conflictOut: driverPath == nil ? conflictOut : nil, driverPath: driverPath)
         if let driverPath {
-            // git's merge driver: the result replaces OURS; the remote side goes beside the note.
-            try AtomicFile.write(result.merged, to: ours)
-            if let remote = result.remote {
-                let conflict = ConflictFile.path(for: driverPath, time: Date(), device: "git-merge") {
-                    FileManager.default.fileExists(atPath: $0)
-                }
-                try AtomicFile.write(ConflictFile.content(remote: remote, notePath: driverPath, isNote: isNote), to: conflict)
+            // git's merge driver: the result replaced OURS; the remote side is beside the note.
+            if let conflict = result.conflictFile {
                 Terminal.err("sheaf: \(driverPath): edits overlapped; the remote side is in \(conflict)")
                 throw ExitCode(1)
             }
             return
         }
-        if let output { try AtomicFile.write(result.merged, to: output) }
-        else { FileHandle.standardOutput.write(Data(result.merged)) }
-        if let remote = result.remote {
-            if let conflictOut {
-                try AtomicFile.write(ConflictFile.content(remote: remote, notePath: ours, isNote: isNote), to: conflictOut)
-            }
-            throw ExitCode(1)
-        }
+        if output == nil { FileHandle.standardOutput.write(Data(result.merged)) }
+        if result.overlapped { throw ExitCode(1) }
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SheafIndex
 import SheafKit
 
 struct Search: ParsableCommand {

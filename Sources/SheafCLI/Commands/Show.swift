@@ -20,11 +20,15 @@ struct Show: ParsableCommand {
         let session = try global.open()
         let note = try note ?? Picker.pickNote(session)
         let found: CatalogNote
-        switch Result(catching: { () throws(SheafError) in try session.resolve(note) }) {
-        case .success(let note): found = note
-        case .failure(let error):
-            if error.what == NoteLookup.noMatch, try showEarlierVersion(note, session) { return }
-            throw error
+        switch try session.resolveNoteOrVersion(note) {
+        case .current(let note): found = note
+        case .earlier(let version):
+            if json {
+                throw SheafError("--json shows the current note only", path: note, hint: "drop --json to print the earlier version")
+            }
+            if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# \(version.path) at \(version.commit.prefix(7))")) }
+            FileHandle.standardOutput.write(Data(version.bytes))
+            return
         }
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
         if json {
@@ -44,26 +48,6 @@ struct Show: ParsableCommand {
         }
         if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# " + found.path)) }
         FileHandle.standardOutput.write(data)
-    }
-
-    /// Prints NOTE@REV when the argument is one (the part after the last `@` names a commit);
-    /// false when it is not.
-    private func showEarlierVersion(_ note: String, _ session: VaultSession) throws -> Bool {
-        guard let at = note.lastIndex(of: "@") else { return false }
-        let (name, revision) = (String(note[..<at]), String(note[note.index(after: at)...]))
-        guard !name.isEmpty, !revision.isEmpty else { return false }
-        guard session.isRevision(revision) else {
-            // The note is known and the revision is not: say that, not "no note matches".
-            if (try? session.history(of: name, limit: 1)) != nil { _ = try session.commit(forRevision: revision) }
-            return false
-        }
-        if json {
-            throw SheafError("--json shows the current note only", path: note, hint: "drop --json to print the earlier version")
-        }
-        let version = try session.version(of: name, at: revision)
-        if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# \(version.path) at \(version.commit.prefix(7))")) }
-        FileHandle.standardOutput.write(Data(version.bytes))
-        return true
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import SheafCore
-import SheafGit
 import SheafKit
 
 struct Status: ParsableCommand {
@@ -36,7 +35,7 @@ struct Status: ParsableCommand {
         } else {
             Terminal.out("uncommitted changes:")
             for c in status.changes {
-                let what = c.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                let what = c.kind.committedWord.padding(toLength: 8, withPad: " ", startingAt: 0)
                 Terminal.out("  \(what) \(c.oldPath.map { "\($0) -> " } ?? "")\(c.path)")
             }
         }
@@ -60,6 +59,6 @@ struct StatusJSON: Encodable {
 
     init(_ s: VaultStatus) {
         branch = s.branch; remote = s.remote; ahead = s.ahead; behind = s.behind; interruptedSync = s.interruptedSync
-        changes = s.changes.map { Change(kind: $0.kind.rawValue, path: $0.path, oldPath: $0.oldPath) }
+        changes = s.changes.map { Change(kind: $0.kind.committedWord, path: $0.path, oldPath: $0.oldPath) }
     }
 }

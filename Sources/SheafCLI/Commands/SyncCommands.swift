@@ -4,9 +4,7 @@
 import ArgumentParser
 import Foundation
 import SheafCore
-import SheafGit
 import SheafKit
-import SheafSync
 
 struct Commit: ParsableCommand {
     static let configuration = CommandConfiguration(
