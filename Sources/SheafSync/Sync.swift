@@ -76,22 +76,16 @@ public struct Syncer {
 
     /// Fetches and merges the remote branch into the local one.
     public func pull() throws(SyncError) -> PullReport {
-        let branch = try branch()
-        let url = try remoteURL()
-        let local = try git { () throws(GitError) in try repository.head()?.id }
-        let fetched: String?
-        do {
-            fetched = try repository.fetch(remote: remote, branch: branch, options: transfer)
-        } catch {
-            throw try transferError(error, url: url, local: local, branch: branch)
-        }
-        guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: local) }
-        return try merge(local: local, theirs: theirs, branch: branch)
+        try fetchAndMerge(dryRun: false)
     }
 
     /// Fetches and works out what `pull` would do to each path, without making a commit, writing
     /// the work tree or moving the branch (`pull --dry-run`). The local side is HEAD.
     public func preview() throws(SyncError) -> PullReport {
+        try fetchAndMerge(dryRun: true)
+    }
+
+    private func fetchAndMerge(dryRun: Bool) throws(SyncError) -> PullReport {
         let branch = try branch()
         let url = try remoteURL()
         let local = try git { () throws(GitError) in try repository.head()?.id }
@@ -102,7 +96,7 @@ public struct Syncer {
             throw try transferError(error, url: url, local: local, branch: branch)
         }
         guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: local) }
-        return try merge(local: local, theirs: theirs, branch: branch, dryRun: true)
+        return try merge(local: local, theirs: theirs, branch: branch, dryRun: dryRun)
     }
 
     /// Merges `theirs` into the local branch and updates the work tree; with `dryRun`, only

@@ -5,6 +5,7 @@ import SheafKit
 
 struct Daily: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "daily",
         abstract: "Open or create the daily note of today (or of DATE).",
         discussion: """
         The folder, the name format (moment.js tokens, as Obsidian: YYYY-MM-DD, dddd, MMMM Do...) and the \

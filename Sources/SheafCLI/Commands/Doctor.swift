@@ -4,6 +4,7 @@ import SheafKit
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the vault's health: links, orphans, names, conflict markers, git and the index.",
         discussion: """
         Reports links that reach no file (with the line), #heading and #^block references the target \

@@ -98,6 +98,7 @@ struct Append: ParsableCommand {
 
 struct Write: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "write",
         abstract: "Replace a note's content with standard input.",
         discussion: """
             With --if-match BLOB (the blob id `show --json` reported when the content was read) a \
