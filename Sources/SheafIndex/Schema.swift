@@ -96,14 +96,8 @@ enum Schema {
                 -- Merge 8 segments of a level instead of 4: loading 10k notes took 17% less time
                 -- (Benchmarks, plain FTS5), for 1% more size.
                 INSERT INTO note_fts (note_fts, rank) VALUES ('automerge', 8);
-                DELETE FROM tags;
-                DELETE FROM links;
-                DELETE FROM notes;
-                DELETE FROM files;
-                UPDATE meta SET value = 1 WHERE key = 'next_fts_rowid';
-                UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
-                INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
                 """)
+            try forgetEveryFile(db)
         }
         AttachmentSchema.register(in: &migrator)  // "v2-attachments", AttachmentCatalog.swift
         // One content hash: `notes.hash` and `attachments.hash` become git blob ids (GitBlobID),

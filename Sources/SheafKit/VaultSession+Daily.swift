@@ -62,7 +62,9 @@ extension VaultSession {
         }
         let folder = VaultPath.join(settings.folder, parts.dropLast().joined(separator: "/"))
         let path = VaultPath.join(folder, last + ".md")
-        if VaultPathGuard.refusal(path) == nil, FileManager.default.fileExists(atPath: vault.absolute(path)) {
+        // The folder and format come from synced settings: an existing note is only handed back
+        // (and opened in an editor) when the whole path passes the guard, symlinked folders included.
+        if case .success = VaultPathGuard.check(path, in: vault.root), FileManager.default.fileExists(atPath: vault.absolute(path)) {
             return DailyNoteReport(path: path, created: false)
         }
         let template = try settings.template.map { (name) throws(SheafError) in try templateText(name, title: last, date: day, time: now) }

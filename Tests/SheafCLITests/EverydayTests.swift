@@ -215,6 +215,28 @@ import Yams
         #expect(CLI.run(["daily", "someday"], in: vault).status == 2)
     }
 
+    /// Synced daily-note settings are untrusted: a folder that climbs out of the vault, or one
+    /// reached through a symlinked folder, is refused, never created or handed to the editor.
+    @Test func dailySettingsFromARemoteCannotLeadOutOfTheVault() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let outside = temp.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside + "/Days", withIntermediateDirectories: true)
+        CLI.write("private\n", to: outside + "/Days/2026-03-01.md")
+        try FileManager.default.createSymbolicLink(atPath: vault + "/Linked", withDestinationPath: outside)
+        try FileManager.default.createDirectory(atPath: vault + "/.obsidian", withIntermediateDirectories: true)
+        for folder in ["../outside/Days", "Linked/Days", "/../../outside"] {
+            CLI.write(#"{"folder": "\#(folder)"}"#, to: vault + "/.obsidian/daily-notes.json")
+            let r = CLI.run(["daily", "2026-03-01", "--no-edit"], in: vault)
+            #expect(r.status == 2, "\(folder): \(r.stdout)")
+            #expect(!r.stdout.contains("2026-03-01.md"), "\(folder)")
+        }
+        CLI.write(#"{"format": "[../../x/]YYYY"}"#, to: vault + "/.obsidian/daily-notes.json")
+        #expect(CLI.run(["daily", "2026-03-01", "--no-edit"], in: vault).status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside + "/Days") == ["2026-03-01.md"])
+        #expect(CLI.read(outside + "/Days/2026-03-01.md") == "private\n")
+    }
+
     /// Issue 14, item 11: `new --template NAME` fills Obsidian's Templates variables and keeps the
     /// template's front-matter.
     @Test func newFromATemplateFillsTitleDateAndTime() {
