@@ -16,18 +16,8 @@ extension NoteIndex {
     /// report's `changes` says what changed in the catalog.
     public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws(SheafError) -> ScanReport {
         if rebuildReason != nil { return try scan(vault: vault, walker: walker) }
-        do {
-            return try applyOnce(changes, vault: vault, walker: walker)
-        } catch let error where Self.isCorruption(error) {
-            try startOver()
-        } catch let error as SheafError {
-            throw error
-        } catch {
-            throw Self.describe(error, path: path, writing: true)
-        }
-        do {
-            return try scan(vault: vault, walker: walker)  // rebuilt: every file again
-        }
+        return try recoveringOnce { try applyOnce(changes, vault: vault, walker: walker) }
+            afterRebuild: { try scan(vault: vault, walker: walker) }  // rebuilt: every file again
     }
 
     private func applyOnce(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws -> ScanReport {

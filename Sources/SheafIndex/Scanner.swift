@@ -76,8 +76,15 @@ extension NoteIndex {
     /// A database found damaged on the way is rebuilt from the files, once.
     public func scan(vault: Vault, walker: VaultWalker,
                      progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ScanReport {
+        try recoveringOnce { try scanOnce(vault: vault, walker: walker, progress: progress) }
+            afterRebuild: { try scanOnce(vault: vault, walker: walker, progress: progress) }
+    }
+
+    /// Runs `attempt`; a database found damaged is started over once and `afterRebuild` runs
+    /// instead (a scan of every file). Other failures become errors naming the index.
+    func recoveringOnce<T>(_ attempt: () throws -> T, afterRebuild: () throws -> T) throws(SheafError) -> T {
         do {
-            return try scanOnce(vault: vault, walker: walker, progress: progress)
+            return try attempt()
         } catch let error where Self.isCorruption(error) {
             try startOver()
         } catch let error as SheafError {
@@ -86,7 +93,7 @@ extension NoteIndex {
             throw Self.describe(error, path: path, writing: true)
         }
         do {
-            return try scanOnce(vault: vault, walker: walker, progress: progress)
+            return try afterRebuild()
         } catch let error as SheafError {
             throw error
         } catch {
