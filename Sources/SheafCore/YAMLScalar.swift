@@ -29,6 +29,8 @@ enum YAMLScalar {
         return false
     }
 
+    /// `value` in double quotes, escaped so YAML (and TOML, whose basic strings use the same
+    /// escapes) reads back exactly `value`.
     static func doubleQuoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
@@ -40,7 +42,8 @@ enum YAMLScalar {
             case "\r": out += "\\r"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                    // `\uXXXX`: an escape YAML and TOML both read (VaultConfig writes with this too).
+                    out += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

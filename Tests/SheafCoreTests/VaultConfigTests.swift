@@ -31,6 +31,14 @@ import Testing
         #expect(VaultConfig(text: config.text)["remote"] == "backup")
     }
 
+    /// The shared escaper (YAML's double quotes) writes only escapes TOML reads the same way.
+    @Test func controlCharactersAndQuotesRoundTrip() throws {
+        var config = VaultConfig(text: "")
+        let odd = "a\u{1}b\u{7F}\t\"c\\ é\n"
+        try config.set("device", odd)
+        #expect(VaultConfig(text: config.text).device == odd)
+    }
+
     @Test func aBrokenFileIsNotRewritten() {
         var config = VaultConfig(text: "device = [\n")
         #expect(throws: SheafError.self) { try config.set("device", "x") }
