@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync"],
+            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch"],
             exclude: ["README.md"]
         ),
         .target(

@@ -21,6 +21,9 @@ public enum WatchEvent: Sendable, Equatable {
 
     /// A sync ran: what it committed, pulled and pushed.
     case synced(committed: Bool, pulled: VaultChangeSet, pushed: Bool)
+    /// Local changes were committed without syncing: the remote cannot be reached (the commit
+    /// waits to be pushed) or the vault has none.
+    case committedLocally(summary: String)
     /// The remote cannot be reached; the next try is in `retryIn` seconds. Reported once per outage.
     case offline(remote: String, cause: String, retryIn: Double)
     /// The remote answers again after an outage.

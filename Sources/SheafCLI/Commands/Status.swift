@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SheafCore
 import SheafKit
 
@@ -14,8 +15,9 @@ struct Status: ParsableCommand {
     func run() throws {
         let session = try global.open()
         let status = try session.status()
+        let watch = session.watchStatus()
         if json {
-            Terminal.json(StatusJSON(status))
+            Terminal.json(StatusJSON(status, watch: watch))
             return
         }
         if status.interruptedSync { Terminal.out("a sync was stopped half way; the next sheaf command finishes it") }
@@ -39,6 +41,37 @@ struct Status: ParsableCommand {
                 Terminal.out("  \(what) \(c.oldPath.map { "\($0) -> " } ?? "")\(c.path)")
             }
         }
+        for line in Self.watchLines(watch) { Terminal.out(line) }
+    }
+
+    /// What `status` says about `sheaf watch` and its background sync.
+    static func watchLines(_ watch: WatchStatus) -> [String] {
+        func when(_ seconds: Int64) -> String { Terminal.date(Date(timeIntervalSince1970: TimeInterval(seconds))) }
+        var lines: [String] = []
+        switch watch.state {
+        case .none:
+            lines.append("no watcher runs: `sheaf watch` keeps the index fresh and syncs in the background")
+        case .running:
+            lines.append("watched by process \(watch.pid ?? 0) since \(when(watch.since ?? 0))")
+        case .stopped:
+            lines.append("the watcher, process \(watch.pid ?? 0), is stopped (suspended): nothing is indexed or synced until it continues")
+        case .gone:
+            lines.append("no watcher runs (process \(watch.pid ?? 0), which watched since \(when(watch.since ?? 0)), is gone)")
+        }
+        guard let sync = watch.sync else { return lines }
+        let current = watch.syncIsCurrent
+        if let at = sync.lastAttempt, let result = sync.lastResult {
+            let label = current ? "last sync" : "last background sync"
+            lines.append("  \(label): \(when(at)), \(result.rawValue)\(sync.lastMessage.map { ": \($0)" } ?? "")")
+        }
+        guard current else { return lines }
+        if let since = sync.offlineSince { lines.append("  offline since \(when(since)); local commits are kept") }
+        if let waiting = sync.waiting { lines.append("  waiting: \(waiting)") }
+        if !sync.writing.isEmpty {
+            lines.append("  waiting for files being written: \(sync.writing.joined(separator: ", "))")
+        }
+        if let next = sync.nextAttempt { lines.append("  next sync: \(when(next))") }
+        return lines
     }
 }
 
@@ -50,6 +83,7 @@ struct StatusJSON: Encodable {
     let behind: Int
     let interruptedSync: Bool
     let changes: [Change]
+    let watcher: Watcher
 
     struct Change: Encodable {
         let kind: String
@@ -57,8 +91,40 @@ struct StatusJSON: Encodable {
         let oldPath: String?
     }
 
-    init(_ s: VaultStatus) {
+    /// `sheaf watch` as `status` sees it; `sync` is its background sync's last state, and
+    /// `syncIsCurrent` whether the watcher that wrote it still runs.
+    struct Watcher: Encodable {
+        let state: String
+        let pid: Int32?
+        let since: Date?
+        let syncIsCurrent: Bool
+        let sync: Sync?
+
+        struct Sync: Encodable {
+            let lastAttempt: Date?
+            let lastResult: String?
+            let lastMessage: String?
+            let lastSuccess: Date?
+            let offlineSince: Date?
+            let nextAttempt: Date?
+            let waiting: String?
+            let writing: [String]
+        }
+
+        init(_ w: WatchStatus) {
+            func date(_ s: Int64?) -> Date? { s.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+            state = w.state.rawValue; pid = w.pid; since = date(w.since); syncIsCurrent = w.syncIsCurrent
+            sync = w.sync.map {
+                Sync(lastAttempt: date($0.lastAttempt), lastResult: $0.lastResult?.rawValue, lastMessage: $0.lastMessage,
+                     lastSuccess: date($0.lastSuccess), offlineSince: date($0.offlineSince),
+                     nextAttempt: date($0.nextAttempt), waiting: $0.waiting, writing: $0.writing)
+            }
+        }
+    }
+
+    init(_ s: VaultStatus, watch: WatchStatus) {
         branch = s.branch; remote = s.remote; ahead = s.ahead; behind = s.behind; interruptedSync = s.interruptedSync
         changes = s.changes.map { Change(kind: $0.kind.committedWord, path: $0.path, oldPath: $0.oldPath) }
+        watcher = Watcher(watch)
     }
 }
