@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "TestSupport", "sheaf", "sheaf-thumbnailer", "MediaFixtures"]
+            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-thumbnailer", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
