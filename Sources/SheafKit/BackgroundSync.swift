@@ -19,7 +19,7 @@ import Glibc
 /// Commits and syncs a watched vault in the background, on a thread of its own.
 ///
 /// `start()` once, `localChanges(_:)` after every batch of changes the watcher applied, and
-/// `stop()` at the end, which returns once a sync in progress has ended (nothing is left half
+/// `stop()` at the end (the thread keeps the value alive until then), which returns once a sync in progress has ended (nothing is left half
 /// done). Every call may come from any thread. `events` is called on the sync's thread.
 public final class BackgroundSync: @unchecked Sendable {
     public let vault: Vault
@@ -203,6 +203,10 @@ public final class BackgroundSync: @unchecked Sendable {
                 let status = try session.status()
                 if status.changes.isEmpty && status.ahead == 0 {
                     report(notices.wait(nil))
+                    if state.waiting != nil {
+                        state.waiting = nil
+                        save()
+                    }
                     return
                 }
             }
