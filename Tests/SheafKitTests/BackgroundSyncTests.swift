@@ -265,3 +265,28 @@ let sheafBinary: String = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     return root.appendingPathComponent(".build/debug/sheaf").path
 }()
+
+@Suite struct BackgroundSyncLatencyTests {
+    /// How long a save in one clone takes to reach the other's file, both syncing in the
+    /// background with the default quiet period and `--interval 2` (the figure). Long
+    /// (about a minute): only with SHEAF_LONG_TESTS=1. Prints the figures; asserts only arrival.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SHEAF_LONG_TESTS"] == "1"))
+    func aSaveReachesTheOtherCloneWithinSeconds() throws {
+        let c = try SyncedClones(2)
+        let options = BackgroundSyncOptions(interval: 2)
+        let syncs = (0..<2).map { i in BackgroundSync(vault: c.vault(i), options: options, events: { _ in }) }
+        syncs.forEach { $0.start() }
+        defer { syncs.forEach { $0.stop() } }
+        var delays: [Double] = []
+        for n in 0..<12 {
+            let start = Date()
+            c.save(0, "Latency.md", "# Latency\n\nsave \(n)\n")
+            syncs[0].localChanges(VaultChangeSet(changed: ["Latency.md"]))
+            #expect(eventually(30) { c.read(1, "Latency.md").contains("save \(n)\n") })
+            delays.append(Date().timeIntervalSince(start))
+            usleep(UInt32(100_000 + n * 150_000))  // saves land at different points of B's interval
+        }
+        let sorted = delays.sorted()
+        print("save to other clone, s: p50 \(sorted[sorted.count / 2]) p95 \(sorted[Int(Double(sorted.count - 1) * 0.95)]) max \(sorted.last!)")
+    }
+}
