@@ -152,14 +152,15 @@ extension VaultSession {
         }
     }
 
-    /// Thumbnails for the attachments a batch added or changed (as a pull makes them).
+    /// Thumbnails for the attachments a batch added or changed (as a pull makes them). Results
+    /// are recorded only for files unchanged since the helper read them.
     private func makeWatchedThumbnails(for changes: VaultChangeSet, events: (WatchEvent) -> Void) {
         let attachments = changes.written.map(\.path).filter { !VaultPath.isNote($0) }
         guard !attachments.isEmpty else { return }
         do {
-            let report = try withWriterLock(commits: false) { (_) throws(SheafError) in
-                try makeThumbnails(in: try NoteIndex(vault: vault), forPaths: attachments)
-            }
+            // Without `.sheaf/lock`, as `sheaf thumb` makes them: images can take seconds, and a
+            // watcher stopped meanwhile (^Z) must not keep every other command waiting.
+            let report = try makeThumbnails(in: try NoteIndex(vault: vault), forPaths: attachments)
             for failure in report.failed { events(.warning(failure)) }
             if let missing = report.helperMissing { events(.problem(missing)) }
         } catch {

@@ -145,11 +145,13 @@ final class WatcherProcess {
         #expect(CLI.sh("\(git) checkout -q other", in: vault).status == 0)
         var r = Self.search("marsupial", in: vault)
         #expect(r.stdout == "Inbox/Wombat.md\n" && Self.vouched(r), "\(r.stderr)")
-        #expect(Self.search("in:Recipes", in: vault).stdout.isEmpty)
+        let gone = Self.search("in:Recipes", in: vault)
+        #expect(gone.stdout.isEmpty, "\(gone.stderr)\n\(CLI.read(watcher.out))")
         #expect(CLI.sh("\(git) checkout -q -", in: vault).status == 0)
         r = Self.search("marsupial", in: vault)
         #expect(r.stdout.isEmpty && Self.vouched(r), "\(r.stdout) \(r.stderr)")
-        #expect(Self.search("in:Recipes", in: vault).stdout == recipes)
+        let back = Self.search("in:Recipes", in: vault).stdout
+        #expect(Set(back.split(separator: "\n")) == Set(recipes.split(separator: "\n")))
         #expect(watcher.stop() == 0)
     }
 
@@ -197,6 +199,8 @@ final class WatcherProcess {
         let vault = CLI.sampleVault(temp)
         let watcher = try WatcherProcess(vault: vault, temp: temp)
         #expect(watcher.waitUntilReady(), "\(CLI.read(watcher.err))")
+        // Idle: it has answered a reader, so it finished catching up and holds no lock.
+        #expect(Self.vouched(Self.search("anything", in: vault)))
         kill(watcher.pid, SIGSTOP)
         defer { kill(watcher.pid, SIGCONT) }
         CLI.write("# Paused\n\nthe pangolin came while the watcher slept\n", to: vault + "/Inbox/Paused.md")
