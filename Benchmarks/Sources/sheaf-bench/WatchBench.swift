@@ -32,7 +32,8 @@ func runWatchSearchBenchmark(options: Options, sheaf: String, pristine: String) 
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = [sheaf, "watch", "--no-sync", "--vault", vault].map { strdup($0) } + [nil]
+    let words: [String] = [sheaf, "watch", "--no-sync", "--vault", vault]
+    let argv = words.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     guard posix_spawn(&pid, sheaf, &actions, nil, argv, environ) == 0 else { fail("cannot start sheaf watch") }
     defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
