@@ -66,6 +66,16 @@ extension VaultSession {
     public func watch(options: VaultWatchOptions, stopper: WatchStopper,
                       events: (WatchEvent) -> Void,
                       afterBatch: (VaultChangeSet) -> Void = { _ in }) throws(SheafError) {
+        // A problem that comes back batch after batch (a full disk, a missing thumbnail helper)
+        // is reported once, until a batch goes through again.
+        var lastProblem: SheafError?
+        func report(_ event: WatchEvent) {
+            if case .problem(let error) = event {
+                if error == lastProblem { return }
+                lastProblem = error
+            }
+            events(event)
+        }
         let claim = try WatcherClaim.claim(vault)
         defer {
             unlink(WatcherRecord.path(vault))  // still holding the claim: no newer watcher's record
@@ -75,18 +85,18 @@ extension VaultSession {
         batching.quietPeriod = options.quietPeriod
         batching.maxLatency = max(options.maxLatency, options.quietPeriod)
         let watcher = try VaultWatcher(vault: vault, filter: try watchFilter(), options: batching, stop: stopper.signal)
-        events(.started(pid: getpid(), folders: watcher.watchedFolders))
+        report(.started(pid: getpid(), folders: watcher.watchedFolders))
         for (folder, why) in watcher.unwatchedFolders {
-            events(.problem(SheafError("cannot watch a folder; read commands walk the vault meanwhile", path: folder.isEmpty ? "." : folder, cause: why)))
+            report(.problem(SheafError("cannot watch a folder; read commands walk the vault meanwhile", path: folder.isEmpty ? "." : folder, cause: why)))
         }
 
         // Catch up on what changed before the watches existed.
-        let caughtUp = updateIndex(rescan: true, changes: VaultChangeSet(), events: events)
+        let caughtUp = updateIndex(rescan: true, changes: VaultChangeSet(), events: report)
         var indexBehind = !caughtUp.applied
         if caughtUp.applied {
-            events(.rescanned(reasons: ["catching up with changes made while no watcher ran"], changes: caughtUp.changes))
+            report(.rescanned(reasons: ["catching up with changes made while no watcher ran"], changes: caughtUp.changes))
             if !caughtUp.changes.isEmpty {
-                makeWatchedThumbnails(for: caughtUp.changes, events: events)
+                makeWatchedThumbnails(for: caughtUp.changes, events: report)
                 afterBatch(caughtUp.changes)
             }
         }
@@ -96,33 +106,34 @@ extension VaultSession {
                 guard let next = try watcher.nextBatch() else { break }
                 batch = next
             } catch {
-                events(.stopped(reason: error.what))
+                report(.stopped(reason: error.what))
                 throw error
             }
-            for line in batch.warnings { events(.warning(Self.warning(line))) }
+            for line in batch.warnings { report(.warning(Self.warning(line))) }
             if batch.rulesChanged {
-                do { watcher.replaceFilter(try watchFilter()) } catch { events(.problem(error)) }
+                do { watcher.replaceFilter(try watchFilter()) } catch { report(.problem(error)) }
             }
             var changes = batch.changes
             var applied = true
             if batch.rescanNeeded || indexBehind {
                 let reasons = batch.reasons + (indexBehind ? ["the last index update failed"] : [])
-                let step = updateIndex(rescan: true, changes: changes, events: events)
+                let step = updateIndex(rescan: true, changes: changes, events: report)
                 applied = step.applied
                 changes = step.changes
-                if applied { events(.rescanned(reasons: reasons, changes: changes)) }
+                if applied { report(.rescanned(reasons: reasons, changes: changes)) }
             } else if !changes.isEmpty {
-                applied = updateIndex(rescan: false, changes: changes, events: events).applied
-                if applied { events(.indexed(changes)) }
+                applied = updateIndex(rescan: false, changes: changes, events: report).applied
+                if applied { report(.indexed(changes)) }
             }
+            if applied && indexBehind { lastProblem = nil }  // back on its feet: say it again next time
             indexBehind = !applied
             // Fresh only once the index holds every change made before each cookie.
             WatchCookies.acknowledge(batch.cookies, vault: vault, fresh: applied && watcher.isComplete)
             guard !changes.isEmpty else { continue }
-            if applied { makeWatchedThumbnails(for: changes, events: events) }
+            if applied { makeWatchedThumbnails(for: changes, events: report) }
             afterBatch(changes)
         }
-        events(.stopped(reason: "asked to stop"))
+        report(.stopped(reason: "asked to stop"))
     }
 
     /// The rules of what the index holds, as the watcher applies them.
