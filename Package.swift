@@ -3,8 +3,8 @@
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2
 //                                 -> SheafIndex -> GRDB
+//                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
 //                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
-//   SheafWatch -> SheafCore (inotify; not wired into SheafKit yet)
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
 //                                   -> SheafCore
 // Two executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes

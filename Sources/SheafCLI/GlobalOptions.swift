@@ -39,6 +39,7 @@ struct GlobalOptions: ParsableArguments {
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
         session.onIndexProgress = ProgressBar.callback("indexing")?.0
+        if verbose { session.onWatcherVouched = { Terminal.err("sheaf: the watcher vouches for the index: no walk") } }
         session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
         session.onIndexStale = { error in
             Terminal.warn("answering from the index as it is, without this command's update")

@@ -1,5 +1,6 @@
 // The index as read commands see it: opened once per command and brought up to date by an
-// incremental scan first, holding `.sheaf/lock`. When another command holds the lock, a read
+// incremental scan first, holding `.sheaf/lock`; or, while `sheaf watch` runs and vouches for
+// the index (the cookie protocol, docs/watch.md), opened as it is, with neither walk nor lock. When another command holds the lock, a read
 // command answers from the index as it is and says so; it waits only when there is no complete
 // index to answer from (the first build is under way). When the index cannot be written (a full
 // disk, a read-only `.sheaf/`) a read command answers from it as it is, with a warning; a
@@ -17,6 +18,12 @@ extension VaultSession {
                            progress: (@Sendable (Int, Int) -> Void)? = nil,
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild { return (index, report) }
+        // A running watcher that has applied every change made so far: no walk, no lock.
+        if !rebuild, !mustUpdate, heldLock == nil, let index = indexVouchedByWatcher() {
+            onWatcherVouched?()
+            cachedIndex = (index, nil)
+            return (index, nil)
+        }
         var lock = heldLock
         if lock == nil {
             do { lock = try VaultLock.take(vault.lockPath, wait: mustUpdate || rebuild, onWait: onLockWait) }

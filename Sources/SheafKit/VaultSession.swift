@@ -27,6 +27,8 @@ public final class VaultSession {
     public var onLockWait: (() -> Void)?
     /// Told when a read command answers from the index as it is because it cannot write it.
     public var onIndexStale: ((SheafError) -> Void)?
+    /// Told when a read command skips its walk because a running watcher vouched for the index.
+    public var onWatcherVouched: (() -> Void)?
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault

@@ -23,9 +23,10 @@ public final class VaultWatcher {
     /// Ends `nextBatch`'s wait from another thread or a signal handler.
     public let stop: WatchStop
 
-    private let filter: WatchFilter
+    private var filter: WatchFilter
     private let queue: InotifyQueue
     private let folders = FolderWatches()
+    private let rules = RuleFileWatches()
     private var cookieWatch: Int32 = -1
 
     private enum Operation {
@@ -46,6 +47,7 @@ public final class VaultWatcher {
     private var cookies: [String] = []
     private var warnings: [String] = []
     private var resyncNeeded = false
+    private var rulesChanged = false
     private var firstEvent: Double?
     private var lastEvent: Double = 0
     private var sequence = 0
@@ -74,6 +76,7 @@ public final class VaultWatcher {
             throw SheafError("cannot watch the vault", path: vault.root, cause: scan.failures.first ?? "the folder is gone")
         }
         warnings += scan.warnings
+        rules.refresh(vault: vault, queue: queue)
     }
 
     /// How many folders are watched.
@@ -87,6 +90,14 @@ public final class VaultWatcher {
 
     /// Whether every folder the walk would enter is watched.
     public var isComplete: Bool { folders.missing.isEmpty }
+
+    /// Replaces the rules of what is followed (after a batch with `rulesChanged`, from the
+    /// rules as they are now): folders the new rules follow are watched, those they ignore are
+    /// no longer. The caller then scans once, as for any batch with `rescanNeeded`.
+    public func replaceFilter(_ filter: WatchFilter) {
+        self.filter = filter
+        resync()
+    }
 
     /// Waits for the next batch: changes that settled (`options.quietPeriod` without an event,
     /// or `options.maxLatency` after the first), or a reader's cookie. Returns nil once `stop`
@@ -133,9 +144,10 @@ public final class VaultWatcher {
         lastEvent = time
     }
 
-    private func needRescan(_ why: String, resync: Bool = false) {
+    private func needRescan(_ why: String, resync: Bool = false, rules: Bool = false) {
         if !reasons.contains(why) { reasons.append(why) }
         if resync { resyncNeeded = true }
+        if rules { rulesChanged = true }
         noteEvent(at: WatchClock.now())
     }
 
@@ -152,6 +164,11 @@ public final class VaultWatcher {
             }
             return
         }
+        switch rules.handle(event, vault: vault, queue: queue) {
+        case .notMine: break
+        case .nothing: return
+        case .rulesChanged(let path): return needRescan("ignore rules changed: \(path)", rules: true)
+        }
         guard let folder = folders.path(event.wd) else { return }  // a watch already dropped
         if event.has(IN_IGNORED) { return folders.forget(event.wd) }
         if event.name.isEmpty {
@@ -164,7 +181,11 @@ public final class VaultWatcher {
         }
         let path = VaultPath.join(folder, name)
         if name.hasPrefix(".") {
-            if name == ".gitignore" { needRescan("ignore rules changed: \(path)") }
+            if name == ".gitignore" { needRescan("ignore rules changed: \(path)", rules: true) }
+            if folder.isEmpty, event.isFolder, event.has(IN_CREATE) || event.has(IN_MOVED_TO),
+               !rules.rootDotNameAppeared(name, vault: vault, queue: queue).isEmpty {
+                needRescan("ignore rules changed: \(path)", rules: true)
+            }
             return  // dot-names are never followed (editors' swap and temporary files among them)
         }
         noteEvent(at: time)
@@ -260,8 +281,9 @@ public final class VaultWatcher {
         let filter = self.filter
         changes = changes.filter { filter.follows($0.path, isFolder: false) }
         let batch = WatchBatch(sequence: sequence + 1, changes: changes, rescanNeeded: !reasons.isEmpty,
-                               reasons: reasons, cookies: cookies, warnings: warnings)
+                               reasons: reasons, cookies: cookies, warnings: warnings, rulesChanged: rulesChanged)
         operations = []
+        rulesChanged = false
         reasons = []
         cookies = []
         warnings = []

@@ -21,6 +21,10 @@ public struct WatchBatch: Sendable {
     public let cookies: [String]
     /// Names skipped (not UTF-8), for a warning.
     public let warnings: [String]
+    /// Rules of what is followed changed (a `.gitignore`, `.git/info/exclude`,
+    /// `.obsidian/app.json`): build the filter anew and hand it to `VaultWatcher.replaceFilter`
+    /// before the rescan. Implies `rescanNeeded`.
+    public var rulesChanged = false
 
     /// Whether the consumer has nothing to do but acknowledge cookies.
     public var isEmpty: Bool { changes.isEmpty && !rescanNeeded }

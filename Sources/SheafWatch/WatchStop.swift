@@ -4,6 +4,9 @@
 import Glibc
 #endif
 
+/// The pipe end a signal handler writes to (see `WatchStop.stopOnSignals`).
+nonisolated(unsafe) private var signalStopDescriptor: Int32 = -1
+
 /// Ends `VaultWatcher.nextBatch`'s wait from any thread: after `stop()`, it returns nil.
 public final class WatchStop: Sendable {
     let readEnd: Int32
@@ -29,6 +32,24 @@ public final class WatchStop: Sendable {
     public func stop() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Makes `signals` (SIGINT, SIGTERM) call `stop()` instead of ending the process, so the
+    /// batch in progress is finished first. The handler only writes one byte to the pipe
+    /// (async-signal-safe) and restarts interrupted system calls; programs this process starts
+    /// get the default handling back (exec resets handlers). One `WatchStop` per process at a time.
+    public func stopOnSignals(_ signals: [Int32]) {
+        signalStopDescriptor = writeEnd
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in
+                var byte: UInt8 = 1
+                _ = write(signalStopDescriptor, &byte, 1)
+            }
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
     }
 
     /// Whether `stop()` was called.

@@ -120,7 +120,7 @@ import Testing
         box.write("y\n", ".git/HEAD")
         box.write("y\n", ".git/refs/heads/main")
         box.write("y\n", ".sheaf/index.sqlite")
-        box.write("{ }\n", ".obsidian/app.json")
+        box.write("{ }\n", ".obsidian/workspace.json")
         box.write("y\n", ".hidden.md")
         box.write("y\n", "build/out.md")
         box.write("y\n", "build/new/other.md")
@@ -178,6 +178,50 @@ import Testing
         box.write("drafts/\n", "sub/.gitignore")
         let got = try gather(watcher) { $0.rescanNeeded }
         #expect(got.reasons.contains { $0.contains("sub/.gitignore") }, "\(got.reasons)")
+    }
+
+    /// `.obsidian/app.json` (Obsidian's excluded files) and `.git/info/exclude` change what the
+    /// walk follows, though the watcher follows neither folder: editing either asks for a
+    /// rescan with new rules, and so does `.git/info` appearing with its exclude file.
+    @Test func editingObsidiansAppJsonOrGitsInfoExcludeAsksForNewRules() throws {
+        let box = TemporaryVault()
+        defer { box.remove() }
+        box.write("{}\n", ".obsidian/app.json")
+        box.write("x\n", ".git/HEAD")
+        let watcher = try VaultWatcher(vault: box.vault)
+        box.write("{ }\n", ".obsidian/workspace.json")
+        box.write("y\n", ".git/index")
+        box.write("y\n", "marker.md")
+        let quiet = try gather(watcher) { $0.changes.wrote("marker.md") }
+        #expect(!quiet.rescanNeeded && !quiet.batches.contains { $0.rulesChanged }, "\(quiet.reasons)")
+
+        box.write("drafts/\n", ".git/info/exclude")  // .git/info did not exist: it appears
+        var got = try gather(watcher) { $0.batches.contains { $0.rulesChanged } }
+        #expect(got.rescanNeeded && got.reasons.contains { $0.contains(".git/info") }, "\(got.reasons)")
+        box.write("drafts/\nold/\n", ".git/info/exclude")
+        got = try gather(watcher) { $0.batches.contains { $0.rulesChanged } }
+        #expect(got.reasons.contains { $0.contains(".git/info/exclude") }, "\(got.reasons)")
+        // Obsidian saves through a temporary file renamed over app.json.
+        box.write("{\"userIgnoreFilters\": [\"old/\"]}\n", ".obsidian/app.json.tmp")
+        #expect(shell("mv .obsidian/app.json.tmp .obsidian/app.json", in: box.root) == 0)
+        got = try gather(watcher) { $0.batches.contains { $0.rulesChanged } }
+        #expect(got.reasons.contains { $0.contains(".obsidian/app.json") }, "\(got.reasons)")
+    }
+
+    /// After new rules, folders they no longer ignore are watched and those they ignore are not.
+    @Test func replacingTheFilterWatchesWhatTheNewRulesFollow() throws {
+        let box = TemporaryVault()
+        defer { box.remove() }
+        box.write("x\n", "drafts/a.md")
+        box.write("x\n", "kept/b.md")
+        let watcher = try VaultWatcher(vault: box.vault, filter: WatchFilter { path, _ in path == "drafts" })
+        #expect(watcher.watchedFolders == 2)
+        watcher.replaceFilter(WatchFilter { path, _ in path == "kept" })
+        #expect(watcher.watchedFolders == 2)
+        box.write("y\n", "kept/b.md")
+        box.write("y\n", "drafts/a.md")
+        let got = try gather(watcher) { $0.changes.wrote("drafts/a.md") }
+        #expect(got.changes.paths == [PathKey("drafts/a.md")], "\(got.changes)")
     }
 
     @Test func stopEndsTheWait() throws {

@@ -5,6 +5,7 @@
 // process, from spawn to exit, timed here; peak RSS comes from wait4.
 //
 //   swift run -c release --package-path Benchmarks sheaf-bench [sync|start] --notes 10000 [--sheaf PATH]
+//   swift run -c release --package-path Benchmarks sheaf-bench watch-search --notes 10000 (WatchBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
 //       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
@@ -16,8 +17,9 @@ import Glibc
 #endif
 
 struct Options {
-    /// "index" (index, walk, search), "sync" (sync and pull against git's CLI) or "start"
-    /// (process start, small search and merge-file against git and rg, and the libraries mapped).
+    /// "index" (index, walk, search), "sync" (sync and pull against git's CLI), "start"
+    /// (process start, small search and merge-file against git and rg, and the libraries mapped)
+    /// or "watch-search" (search with an idle `sheaf watch` against without and rg).
     var mode = "index"
     var notes = 10_000
     /// Whether --notes and --runs were given (`start` has its own defaults).
@@ -34,7 +36,7 @@ struct Options {
 
     init(_ arguments: [String]) {
         var i = 0
-        if ["sync", "index", "hash", "start"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
+        if ["sync", "index", "hash", "start", "watch-search"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -183,6 +185,10 @@ if !FileManager.default.fileExists(atPath: pristine) {
 }
 if options.mode == "sync" {
     runSyncBenchmark(options: options, sheaf: sheaf, pristine: pristine, generator: generator)
+    exit(0)
+}
+if options.mode == "watch-search" {
+    runWatchSearchBenchmark(options: options, sheaf: sheaf, pristine: pristine)
     exit(0)
 }
 let vault = options.work + "/work\(options.notes)"

@@ -1,0 +1,172 @@
+// `sheaf watch`: keeps the vault's index fresh while it runs (and, once wired, syncs in the
+// background). Runs in the foreground until SIGINT or SIGTERM, which finish the batch in
+// progress and exit 0. Says one line per event on stderr, or with --json one JSON object per
+// line on stdout, each with a `kind`, for scripts.
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Keep the index fresh as files change, and sync in the background.",
+        discussion: "Runs in the foreground until interrupted (Ctrl-C or SIGTERM). While it runs, read commands such as search answer without walking the vault. One watcher per vault: a second one exits with code 2, naming the first. See docs/watch.md.")
+
+    @Flag(name: .customLong("no-sync"), help: "Only keep the index fresh; never commit or sync.") var noSync = false
+    @Option(help: "Seconds between fetches of the remote.") var interval: Double = 60
+    @Flag(help: "Print one JSON object per event on stdout.") var json = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard interval >= 1, interval.isFinite else { throw ValidationError("--interval must be at least 1 second") }
+    }
+
+    func run() throws {
+        let session = try global.open()
+        var options = VaultWatchOptions()
+        options.sync = !noSync
+        options.interval = interval
+        let stopper = WatchStopper()
+        stopper.stopOnSignals([SIGINT, SIGTERM, SIGHUP])
+        session.onLockWait = nil  // the watcher waits for writers quietly: that is its job
+        let json = self.json
+        try session.watch(options: options, stopper: stopper, events: { event in
+            if json {
+                WatchEventLine.printJSON(event)
+            } else if let line = WatchEventLine.text(event) {
+                Terminal.err(line)
+            }
+        })
+    }
+}
+
+/// How a watch event is shown.
+enum WatchEventLine {
+    /// The line on stderr; nil for what -q silences.
+    static func text(_ event: WatchEvent) -> String? {
+        switch event {
+        case let .started(pid, folders):
+            return "sheaf: watching \(folders) folder\(folders == 1 ? "" : "s") (pid \(pid)); stop with Ctrl-C"
+        case .indexed(let changes):
+            return "sheaf: indexed " + summary(changes)
+        case let .rescanned(reasons, changes):
+            return "sheaf: rescanned (\(reasons.joined(separator: "; "))): " + summary(changes)
+        case .stopped(let reason):
+            return "sheaf: stopped: \(reason)"
+        case let .synced(committed, pulled, pushed):
+            var parts: [String] = []
+            if committed { parts.append("committed local changes") }
+            if !pulled.isEmpty { parts.append("pulled " + summary(pulled)) }
+            if pushed { parts.append("pushed") }
+            return "sheaf: synced" + (parts.isEmpty ? ": nothing new" : ": " + parts.joined(separator: ", "))
+        case let .offline(remote, cause, retryIn):
+            return "sheaf: cannot reach \(remote) (\(redactingCredentials(cause))); local commits are kept; retrying in \(Int(retryIn.rounded())) s"
+        case .online(let remote):
+            return "sheaf: \(remote) answers again"
+        case .conflicts(let paths):
+            return "sheaf: conflicts in \(paths.joined(separator: ", ")); see `sheaf conflicts`"
+        case .syncWaiting(let reason):
+            return "sheaf: sync waits: \(reason)"
+        case .problem(let error):
+            return redactingCredentials(error.description)
+        case .warning(let warning):
+            return Terminal.quiet ? nil : "sheaf: warning: \(warning.description)"
+        }
+    }
+
+    /// "3 changes: a.md, b.md, c.md" (the first few paths).
+    static func summary(_ changes: VaultChangeSet) -> String {
+        let paths = changes.paths.map(\.path)
+        let shown = paths.prefix(3).joined(separator: ", ")
+        let more = paths.count > 3 ? ", and \(paths.count - 3) more" : ""
+        return "\(changes.count) change\(changes.count == 1 ? "" : "s")" + (paths.isEmpty ? "" : ": " + shown + more)
+    }
+
+    static func printJSON(_ event: WatchEvent) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(WatchEventJSON(event)) else { return }
+        Terminal.out(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// One event as a JSON object: `kind` says which; the other fields are those of that kind.
+struct WatchEventJSON: Encodable {
+    let version = jsonVersion
+    let kind: String
+    let time: Date = Date()
+    var pid: Int32?
+    var folders: Int?
+    var changes: ChangeSetJSON?
+    var reasons: [String]?
+    var reason: String?
+    var committed: Bool?
+    var pulled: ChangeSetJSON?
+    var pushed: Bool?
+    var remote: String?
+    var cause: String?
+    var retryIn: Double?
+    var paths: [String]?
+    var error: ErrorJSON?
+    var path: String?
+    var message: String?
+
+    struct ErrorJSON: Encodable {
+        let what: String
+        let path: String?
+        let cause: String?
+        let hint: String?
+    }
+
+    struct ChangeSetJSON: Encodable {
+        struct Rename: Encodable { let from: String; let to: String }
+        let added: [String]
+        let changed: [String]
+        let removed: [String]
+        let renamed: [Rename]
+
+        init(_ set: VaultChangeSet) {
+            func sorted(_ keys: Set<PathKey>) -> [String] { keys.map(\.path).sorted { PathBytes.precedes($0, $1) } }
+            added = sorted(set.added)
+            changed = sorted(set.changed)
+            removed = sorted(set.removed)
+            renamed = set.renamed.map { Rename(from: $0.from.path, to: $0.to.path) }
+        }
+    }
+
+    private init(kind: String) { self.kind = kind }
+
+    init(_ event: WatchEvent) {
+        switch event {
+        case let .started(pid, folders):
+            self.init(kind: "started"); self.pid = pid; self.folders = folders
+        case .indexed(let changes):
+            self.init(kind: "indexed"); self.changes = ChangeSetJSON(changes)
+        case let .rescanned(reasons, changes):
+            self.init(kind: "rescanned"); self.reasons = reasons; self.changes = ChangeSetJSON(changes)
+        case .stopped(let reason):
+            self.init(kind: "stopped"); self.reason = reason
+        case let .synced(committed, pulled, pushed):
+            self.init(kind: "synced"); self.committed = committed; self.pulled = ChangeSetJSON(pulled); self.pushed = pushed
+        case let .offline(remote, cause, retryIn):
+            self.init(kind: "offline"); self.remote = remote; self.cause = redactingCredentials(cause); self.retryIn = retryIn
+        case .online(let remote):
+            self.init(kind: "online"); self.remote = remote
+        case .conflicts(let paths):
+            self.init(kind: "conflicts"); self.paths = paths
+        case .syncWaiting(let reason):
+            self.init(kind: "syncWaiting"); self.reason = reason
+        case .problem(let error):
+            self.init(kind: "problem")
+            self.error = ErrorJSON(what: redactingCredentials(error.what), path: error.path.map(redactingCredentials),
+                                   cause: error.cause.map(redactingCredentials), hint: error.hint.map(redactingCredentials))
+        case .warning(let warning):
+            self.init(kind: "warning"); self.path = warning.path; self.message = warning.message
+        }
+    }
+}

@@ -1,0 +1,196 @@
+// `sheaf watch`, the freshness half: one watcher per vault keeps the index up to date from the
+// kernel's events, batch by batch, so read commands can skip their walk (docs/watch.md).
+//
+// The order of the steps is what makes it correct:
+// 1. claim the vault (`.sheaf/watcher.lock`) and write the record read commands check first;
+// 2. start watching (every folder, the cookie folder) before anything is read, so a change made
+//    from then on is in the kernel's queue;
+// 3. one incremental scan, which catches up on whatever changed before the watches existed;
+// 4. then each batch: applied to the index path by path (or one incremental scan when the events
+//    cannot name every change), holding `.sheaf/lock` like any writer; only then are the batch's
+//    cookies answered, "fresh" only when the index now holds every change and every folder is
+//    watched. A failed update leaves the index behind: cookies are answered stale and the next
+//    batch scans.
+// Thumbnails come after the answer: a search never waits for images.
+#if canImport(Glibc)
+import Glibc
+#endif
+import SheafCore
+import SheafIndex
+import SheafWatch
+
+/// How `sheaf watch` runs. The sync settings are read by the background sync.
+public struct VaultWatchOptions: Sendable {
+    /// Sync in the background (`--no-sync` turns it off).
+    public var sync = true
+    /// Seconds between fetches of the remote (`--interval`).
+    public var interval: Double = 60
+    /// A batch is handed over once no event arrived for this long (seconds).
+    public var quietPeriod: Double = 0.2
+    /// ... or once its first event is this old (seconds).
+    public var maxLatency: Double = 2
+
+    public init() {}
+}
+
+/// Ends a running `VaultSession.watch` from any thread (a signal handler's queue, a test):
+/// the batch in progress is finished first, then `watch` returns.
+public final class WatchStopper: Sendable {
+    let signal = WatchStop()
+
+    public init() {}
+
+    /// Asks the watcher to stop; safe to call more than once.
+    public func stop() { signal.stop() }
+
+    /// SIGINT, SIGTERM and the like stop the watcher cleanly instead of ending the process.
+    public func stopOnSignals(_ signals: [Int32]) { signal.stopOnSignals(signals) }
+}
+
+extension VaultSession {
+    /// How long a read command waits for a running watcher to vouch for the index (seconds).
+    /// An idle watcher answers within a millisecond or two; a busy, stuck or stopped one is not
+    /// waited for: the command walks as it would without a watcher.
+    /// `SHEAF_WATCHER_WAIT_MS` sets another (tests on a loaded machine wait longer).
+    static let watcherAnswerTimeout: Double = {
+        if let text = getenv("SHEAF_WATCHER_WAIT_MS"), let ms = Double(String(cString: text)), ms >= 0 { return ms / 1000 }
+        return 0.05
+    }()
+
+    /// Watches the vault until `stopper` is told to stop, keeping the index up to date.
+    /// `events` is told what happens (from this thread); `afterBatch` is called after each batch
+    /// of changes is applied, with the paths it changed (the background sync's hook; it runs on
+    /// this thread, so keep it short or hand the work to another one).
+    /// Throws when another process watches the vault (naming it, exit code 2), when the vault
+    /// cannot be watched, or when the vault folder goes away.
+    public func watch(options: VaultWatchOptions, stopper: WatchStopper,
+                      events: (WatchEvent) -> Void,
+                      afterBatch: (VaultChangeSet) -> Void = { _ in }) throws(SheafError) {
+        // A problem that comes back batch after batch (a full disk, a missing thumbnail helper)
+        // is reported once, until a batch goes through again.
+        var lastProblem: SheafError?
+        func report(_ event: WatchEvent) {
+            if case .problem(let error) = event {
+                if error == lastProblem { return }
+                lastProblem = error
+            }
+            events(event)
+        }
+        let claim = try WatcherClaim.claim(vault)
+        defer {
+            unlink(WatcherRecord.path(vault))  // still holding the claim: no newer watcher's record
+            withExtendedLifetime(claim) {}
+        }
+        var batching = WatchOptions()
+        batching.quietPeriod = options.quietPeriod
+        batching.maxLatency = max(options.maxLatency, options.quietPeriod)
+        let watcher = try VaultWatcher(vault: vault, filter: try watchFilter(), options: batching, stop: stopper.signal)
+        report(.started(pid: getpid(), folders: watcher.watchedFolders))
+        for (folder, why) in watcher.unwatchedFolders {
+            report(.problem(SheafError("cannot watch a folder; read commands walk the vault meanwhile", path: folder.isEmpty ? "." : folder, cause: why)))
+        }
+
+        // Catch up on what changed before the watches existed.
+        let caughtUp = updateIndex(rescan: true, changes: VaultChangeSet(), events: report)
+        var indexBehind = !caughtUp.applied
+        if caughtUp.applied {
+            report(.rescanned(reasons: ["catching up with changes made while no watcher ran"], changes: caughtUp.changes))
+            if !caughtUp.changes.isEmpty {
+                makeWatchedThumbnails(for: caughtUp.changes, events: report)
+                afterBatch(caughtUp.changes)
+            }
+        }
+        while true {
+            let batch: WatchBatch
+            do {
+                guard let next = try watcher.nextBatch() else { break }
+                batch = next
+            } catch {
+                report(.stopped(reason: error.what))
+                throw error
+            }
+            for line in batch.warnings { report(.warning(Self.warning(line))) }
+            if batch.rulesChanged {
+                do { watcher.replaceFilter(try watchFilter()) } catch { report(.problem(error)) }
+            }
+            var changes = batch.changes
+            var applied = true
+            if batch.rescanNeeded || indexBehind {
+                let reasons = batch.reasons + (indexBehind ? ["the last index update failed"] : [])
+                let step = updateIndex(rescan: true, changes: changes, events: report)
+                applied = step.applied
+                changes = step.changes
+                if applied { report(.rescanned(reasons: reasons, changes: changes)) }
+            } else if !changes.isEmpty {
+                applied = updateIndex(rescan: false, changes: changes, events: report).applied
+                if applied { report(.indexed(changes)) }
+            }
+            if applied && indexBehind { lastProblem = nil }  // back on its feet: say it again next time
+            indexBehind = !applied
+            // Fresh only once the index holds every change made before each cookie.
+            WatchCookies.acknowledge(batch.cookies, vault: vault, fresh: applied && watcher.isComplete)
+            guard !changes.isEmpty else { continue }
+            if applied { makeWatchedThumbnails(for: changes, events: report) }
+            afterBatch(changes)
+        }
+        report(.stopped(reason: "asked to stop"))
+    }
+
+    /// The rules of what the index holds, as the watcher applies them.
+    private func watchFilter() throws(SheafError) -> WatchFilter {
+        WatchFilter(walker: try walker(forIndex: true))
+    }
+
+    /// Applies `changes` to the index (or, with `rescan`, runs one incremental scan), holding
+    /// `.sheaf/lock` and waiting for it. Returns whether the index is now up to date and what
+    /// changed (the scan's changes for a rescan).
+    private func updateIndex(rescan: Bool, changes: VaultChangeSet,
+                             events: (WatchEvent) -> Void) -> (applied: Bool, changes: VaultChangeSet) {
+        do {
+            return try withWriterLock(commits: false) { (_) throws(SheafError) in
+                invalidate()
+                let index = try NoteIndex(vault: vault, atomicBuild: true)
+                let walker = try walker(forIndex: true)
+                let report = rescan ? try index.scan(vault: vault, walker: walker)
+                                    : try index.apply(changes, vault: vault, walker: walker)
+                try index.finishBuild()
+                for w in report.warnings { events(.warning(VaultWarning(path: w.path, message: w.message))) }
+                return (true, rescan ? report.changes : changes)
+            }
+        } catch {
+            events(.problem(error))
+            return (false, changes)
+        }
+    }
+
+    /// Thumbnails for the attachments a batch added or changed (as a pull makes them). Results
+    /// are recorded only for files unchanged since the helper read them.
+    private func makeWatchedThumbnails(for changes: VaultChangeSet, events: (WatchEvent) -> Void) {
+        let attachments = changes.written.map(\.path).filter { !VaultPath.isNote($0) }
+        guard !attachments.isEmpty else { return }
+        do {
+            // Without `.sheaf/lock`, as `sheaf thumb` makes them: images can take seconds, and a
+            // watcher stopped meanwhile (^Z) must not keep every other command waiting.
+            let report = try makeThumbnails(in: try NoteIndex(vault: vault), forPaths: attachments)
+            for failure in report.failed { events(.warning(failure)) }
+            if let missing = report.helperMissing { events(.problem(missing)) }
+        } catch {
+            events(.problem(error))
+        }
+    }
+
+    /// A watcher's warning line ("path: message") as a VaultWarning.
+    private static func warning(_ line: String) -> VaultWarning {
+        guard let colon = line.range(of: ": ") else { return VaultWarning(path: ".", message: line) }
+        return VaultWarning(path: String(line[..<colon.lowerBound]), message: String(line[colon.upperBound...]))
+    }
+
+    /// The index as a running watcher vouches for it: nil unless a watcher runs and answers,
+    /// within `watcherAnswerTimeout`, that it has applied every change made before this call.
+    /// Then a read command needs neither the walk nor the lock.
+    func indexVouchedByWatcher() -> NoteIndex? {
+        guard let record = WatcherRecord.read(vault), record.state == .running else { return nil }
+        guard WatchCookies.ask(vault: vault, timeout: Self.watcherAnswerTimeout) == .fresh else { return nil }
+        return try? NoteIndex.openForReading(vault: vault)
+    }
+}
