@@ -15,16 +15,24 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import SheafCore
 import SheafIndex
 import SheafWatch
 
-/// How `sheaf watch` runs. The sync settings are read by the background sync.
+/// How `sheaf watch` runs.
 public struct VaultWatchOptions: Sendable {
     /// Sync in the background (`--no-sync` turns it off).
     public var sync = true
-    /// Seconds between fetches of the remote (`--interval`).
-    public var interval: Double = 60
+    /// Seconds between fetches of the remote (`--interval`); the rest of `BackgroundSync`'s settings.
+    public var interval: Double {
+        get { syncOptions.interval }
+        set { syncOptions = BackgroundSyncOptions(interval: newValue, quietPeriod: syncOptions.quietPeriod,
+                                                   backoff: syncOptions.backoff, recheck: syncOptions.recheck,
+                                                   remote: syncOptions.remote) }
+    }
+    /// The background sync's settings (quiet period, backoff, remote).
+    public var syncOptions = BackgroundSyncOptions()
     /// A batch is handed over once no event arrived for this long (seconds).
     public var quietPeriod: Double = 0.2
     /// ... or once its first event is this old (seconds).
@@ -57,15 +65,19 @@ extension VaultSession {
         return 0.05
     }()
 
-    /// Watches the vault until `stopper` is told to stop, keeping the index up to date.
-    /// `events` is told what happens (from this thread); `afterBatch` is called after each batch
-    /// of changes is applied, with the paths it changed (the background sync's hook; it runs on
-    /// this thread, so keep it short or hand the work to another one).
+    /// Watches the vault until `stopper` is told to stop, keeping the index up to date, and
+    /// (with `options.sync`) committing and syncing in the background (`BackgroundSync`, on a
+    /// thread of its own, started once the index has caught up, stopped before this returns).
+    /// `events` is told what happens, from this thread or the sync's, one event at a time;
+    /// `afterBatch` is called after each batch of changes is applied, with the paths it changed
+    /// (on this thread, after the background sync was told).
     /// Throws when another process watches the vault (naming it, exit code 2), when the vault
     /// cannot be watched, or when the vault folder goes away.
     public func watch(options: VaultWatchOptions, stopper: WatchStopper,
-                      events: (WatchEvent) -> Void,
+                      events: @escaping @Sendable (WatchEvent) -> Void,
                       afterBatch: (VaultChangeSet) -> Void = { _ in }) throws(SheafError) {
+        // Two threads report (this one and the sync's): one event at a time.
+        let serial = SerialEvents(events)
         // A problem that comes back batch after batch (a full disk, a missing thumbnail helper)
         // is reported once, until a batch goes through again.
         var lastProblem: SheafError?
@@ -74,9 +86,11 @@ extension VaultSession {
                 if error == lastProblem { return }
                 lastProblem = error
             }
-            events(event)
+            serial.send(event)
         }
         let claim = try WatcherClaim.claim(vault)
+        var background: BackgroundSync?
+        defer { background?.stop() }  // before the claim goes: a sync in progress ends first
         defer {
             unlink(WatcherRecord.path(vault))  // still holding the claim: no newer watcher's record
             withExtendedLifetime(claim) {}
@@ -99,6 +113,11 @@ extension VaultSession {
                 makeWatchedThumbnails(for: caughtUp.changes, events: report)
                 afterBatch(caughtUp.changes)
             }
+        }
+        if options.sync {
+            // Its first attempt commits what changed while no watcher ran, then fetches.
+            background = BackgroundSync(vault: vault, options: options.syncOptions, events: serial.send)
+            background?.start()
         }
         while true {
             let batch: WatchBatch
@@ -130,10 +149,24 @@ extension VaultSession {
             // Fresh only once the index holds every change made before each cookie.
             WatchCookies.acknowledge(batch.cookies, vault: vault, fresh: applied && watcher.isComplete)
             guard !changes.isEmpty else { continue }
+            background?.localChanges(changes)
             if applied { makeWatchedThumbnails(for: changes, events: report) }
             afterBatch(changes)
         }
+        background?.stop()
         report(.stopped(reason: "asked to stop"))
+    }
+
+    /// Hands events to `events` one at a time, from whichever thread sends them.
+    private final class SerialEvents: @unchecked Sendable {
+        private let lock = NSLock()
+        private let events: @Sendable (WatchEvent) -> Void
+        init(_ events: @escaping @Sendable (WatchEvent) -> Void) { self.events = events }
+        @Sendable func send(_ event: WatchEvent) {
+            lock.lock()
+            defer { lock.unlock() }
+            events(event)
+        }
     }
 
     /// The rules of what the index holds, as the watcher applies them.

@@ -43,7 +43,9 @@ private final class Reported: @unchecked Sendable {
         Thread.detachNewThread {
             do {
                 let session = try VaultSession.open(explicit: root, environment: [:], workingDirectory: root)
-                try session.watch(options: VaultWatchOptions(), stopper: stopper,
+                var options = VaultWatchOptions()
+                options.sync = false  // this test is about the index; BackgroundSyncTests sync
+                try session.watch(options: options, stopper: stopper,
                                   events: { reported.event($0) }, afterBatch: { reported.batch($0) })
                 reported.end(nil)
             } catch {

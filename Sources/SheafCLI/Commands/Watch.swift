@@ -1,6 +1,6 @@
-// `sheaf watch`: keeps the vault's index fresh while it runs (and, once wired, syncs in the
-// background). Runs in the foreground until SIGINT or SIGTERM, which finish the batch in
-// progress and exit 0. Says one line per event on stderr, or with --json one JSON object per
+// `sheaf watch`: keeps the vault's index fresh while it runs and syncs in the background
+// (commits once local changes settle, fetches every --interval seconds). Runs in the foreground
+// until SIGINT or SIGTERM, which finish the batch and the sync in progress and exit 0. Says one line per event on stderr, or with --json one JSON object per
 // line on stdout, each with a `kind`, for scripts.
 import ArgumentParser
 import Foundation
@@ -63,6 +63,8 @@ enum WatchEventLine {
             if !pulled.isEmpty { parts.append("pulled " + summary(pulled)) }
             if pushed { parts.append("pushed") }
             return "sheaf: synced" + (parts.isEmpty ? ": nothing new" : ": " + parts.joined(separator: ", "))
+        case .committedLocally(let summary):
+            return "sheaf: committed (not synced yet): \(summary)"
         case let .offline(remote, cause, retryIn):
             return "sheaf: cannot reach \(remote) (\(redactingCredentials(cause))); local commits are kept; retrying in \(Int(retryIn.rounded())) s"
         case .online(let remote):
@@ -153,6 +155,8 @@ struct WatchEventJSON: Encodable {
             self.init(kind: "stopped"); self.reason = reason
         case let .synced(committed, pulled, pushed):
             self.init(kind: "synced"); self.committed = committed; self.pulled = ChangeSetJSON(pulled); self.pushed = pushed
+        case .committedLocally(let summary):
+            self.init(kind: "committedLocally"); self.message = summary
         case let .offline(remote, cause, retryIn):
             self.init(kind: "offline"); self.remote = remote; self.cause = redactingCredentials(cause); self.retryIn = retryIn
         case .online(let remote):

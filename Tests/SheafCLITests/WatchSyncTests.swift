@@ -1,0 +1,94 @@
+// Two devices each running `sheaf watch` (the watcher and its background sync in one process, as
+// a user runs it) on clones of one bare repository: an edit saved in one reaches the other's
+// file, and edits that overlap end as one conflict file beside the note, reported once.
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct WatchSyncTests {
+    static func kinds(_ events: [[String: Any]], _ kind: String) -> [[String: Any]] {
+        events.filter { $0["kind"] as? String == kind }
+    }
+
+    static func waitFor(_ timeout: Double = 60, _ done: () -> Bool) -> Bool {
+        let start = Date()
+        while Date().timeIntervalSince(start) < timeout {
+            if done() { return true }
+            usleep(50_000)
+        }
+        return done()
+    }
+
+    /// How many uncommitted changes `sheaf status --json` lists.
+    static func uncommitted(_ vault: String) -> Int? {
+        let out = CLI.run(["status", "--json"], in: vault).stdout
+        let object = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+        return (object?["changes"] as? [Any])?.count
+    }
+
+    @Test func twoWatchersSyncAnEditAcrossAndLeaveOneConflictFileWhereEditsOverlap() throws {
+        let replicas = Replicas(2, samples: false)
+        let watchers = try (0..<2).map {
+            try WatcherProcess(vault: replicas[$0], temp: replicas.temp, arguments: ["watch", "--json", "--interval", "1"])
+        }
+        for w in watchers { #expect(w.waitUntilReady(), "\(CLI.read(w.err))") }
+
+        // A save in r0 reaches r1's file, through r0's commit and push and r1's periodic fetch.
+        replicas.edit(0, "Start.md") { $0 + "\nfrom the first device\n" }
+        #expect(Self.waitFor { replicas.file(1, "Start.md").contains("from the first device") },
+                "r0: \(CLI.read(watchers[0].err))\nr1: \(CLI.read(watchers[1].err))")
+        #expect(Self.kinds(watchers[0].events, "synced").contains { $0["pushed"] as? Bool == true })
+        // r1's watcher indexed what its pull wrote: a search there finds it without a walk.
+        let found = WatchTests.search("device", in: replicas[1])
+        #expect(found.stdout == "Start.md\n", "\(found.stderr)")
+
+        // Both change the same line at once: one conflict file, the same on both devices.
+        #expect(Self.waitFor { replicas.identical(0, 1) })
+        replicas.edit(0, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, said zero") }
+        replicas.edit(1, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, said one") }
+        #expect(Self.waitFor(90) {
+            replicas.conflictFiles(0).count == 1 && replicas.conflictFiles(1).count == 1 && replicas.identical(0, 1)
+        }, "r0: \(CLI.read(watchers[0].err))\nr1: \(CLI.read(watchers[1].err))\n\(replicas.differences(0, 1))")
+        // Nothing lost: one side's words in the note, the other's in the conflict file.
+        let note = replicas.file(0, "Start.md")
+        let conflict = replicas.file(0, replicas.conflictFiles(0)[0])
+        #expect(note.contains("said zero") != note.contains("said one"))
+        #expect((note + conflict).contains("said zero") && (note + conflict).contains("said one"))
+        #expect(!hasConflictMarkers(note))
+
+        // Let a few more fetch cycles pass: the conflict is not reported again.
+        sleep(3)
+        let reported = watchers.flatMap { Self.kinds($0.events, "conflicts") }
+        #expect(reported.count == 1, "\(reported)")
+        for w in watchers { #expect(w.stop() == 0) }
+        // The watchers committed everything: nothing waits uncommitted in either clone.
+        for i in 0..<2 { #expect(Self.uncommitted(replicas[i]) == 0) }
+    }
+
+    @Test func aRemoteThatGoesAwayIsReportedOnceAndTheEditArrivesWhenItComesBack() throws {
+        let replicas = Replicas(2, samples: false)
+        let watcher = try WatcherProcess(vault: replicas[0], temp: replicas.temp, arguments: ["watch", "--json", "--interval", "1"])
+        #expect(watcher.waitUntilReady(), "\(CLI.read(watcher.err))")
+        // The first sync at start has run (it records each attempt for `sheaf status`).
+        #expect(Self.waitFor { FileManager.default.fileExists(atPath: replicas[0] + "/.sheaf/watch-sync") })
+        let away = replicas.bare + ".away"
+        #expect(rename(replicas.bare, away) == 0)
+        replicas.edit(0, "Start.md") { $0 + "\nwritten offline\n" }
+        // The first failure says so (the backoff's first wait is 5 s: at most two tries in 8 s).
+        #expect(Self.waitFor(30) { !Self.kinds(watcher.events, "offline").isEmpty }, "\(CLI.read(watcher.err))")
+        sleep(8)
+        #expect(Self.kinds(watcher.events, "offline").count == 1, "\(watcher.events)")
+        // The edit was committed meanwhile (kept in history), not left waiting.
+        #expect(Self.waitFor(10) { Self.uncommitted(replicas[0]) == 0 })
+
+        #expect(rename(away, replicas.bare) == 0)
+        #expect(Self.waitFor(60) { !Self.kinds(watcher.events, "online").isEmpty }, "\(CLI.read(watcher.err))")
+        #expect(watcher.stop() == 0)
+        #expect(replicas.sync(1).status == 0)
+        #expect(replicas.file(1, "Start.md").contains("written offline"))
+        #expect(Self.kinds(watcher.events, "online").count == 1)
+    }
+}
