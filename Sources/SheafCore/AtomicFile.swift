@@ -12,7 +12,10 @@ public enum AtomicFile {
         try write(Array(text.utf8), to: path)
     }
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(SheafError) {
+    /// Replaces `path` with `bytes`. With `durable` false the bytes are not forced to disk before
+    /// the rename (a reader still sees old or new bytes, never a mix): for hand-off files a crash
+    /// makes worthless anyway, such as the result a merge driver gives back to git.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(SheafError) {
         var mode: mode_t = 0o644
         var info = stat()
         if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
@@ -22,7 +25,7 @@ public enum AtomicFile {
         guard fd >= 0 else { throw failure("cannot write", path) }
         do throws(SheafError) {
             try writeAll(bytes, to: fd)
-            guard fsync(fd) == 0 else { throw failure("cannot write", path) }
+            guard !durable || fsync(fd) == 0 else { throw failure("cannot write", path) }
         } catch {
             close(fd); unlink(temp)
             throw SheafError(error.what, path: path, cause: error.cause)

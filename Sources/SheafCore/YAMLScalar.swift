@@ -58,7 +58,7 @@ enum YAMLScalar {
         let trimmed = raw.trimmingBlanks
         guard let first = trimmed.first else { return "" }
         if first != "\"" && first != "'" { return String(trimmed) }
-        if let node = try? Yams.compose(yaml: String(trimmed)), case .scalar(let s) = node { return s.string }
+        if let node = try? Yams.compose(yaml: String(trimmed), .basic), case .scalar(let s) = node { return s.string }
         return String(trimmed)
     }
 

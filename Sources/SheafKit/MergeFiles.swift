@@ -32,7 +32,10 @@ public enum MergeFiles {
             throw SheafError("cannot merge", path: driverPath ?? ours, cause: error.message)
         }
         if let driverPath {
-            try AtomicFile.write(result.merged, to: ours)
+            // git reads the result back at once and records it itself; a crash loses the merge
+            // in progress whether or not these bytes reached the disk, so no fsync (most of the
+            // wall time of a small merge on a busy disk). The conflict file is the user's: durable.
+            try AtomicFile.write(result.merged, to: ours, durable: false)
             guard let remote = result.remote else { return Outcome(merged: result.merged, overlapped: false, conflictFile: nil) }
             let conflict = ConflictFile.path(for: driverPath, time: Date(), device: "git-merge") {
                 FileManager.default.fileExists(atPath: $0)
@@ -40,7 +43,7 @@ public enum MergeFiles {
             try AtomicFile.write(ConflictFile.content(remote: remote, notePath: driverPath, isNote: isNote), to: conflict)
             return Outcome(merged: result.merged, overlapped: true, conflictFile: conflict)
         }
-        if let output { try AtomicFile.write(result.merged, to: output) }
+        if let output { try AtomicFile.write(result.merged, to: output, durable: false) }
         if let remote = result.remote, let conflictOut {
             try AtomicFile.write(ConflictFile.content(remote: remote, notePath: ours, isNote: isNote), to: conflictOut)
         }

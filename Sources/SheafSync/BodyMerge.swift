@@ -2,19 +2,18 @@
 // both sides only inserted lines at the same place (two devices appending to today's journal,
 // two new CHANGELOG sections) both insertions are kept, the local side's first, and a line both
 // added identically at the edges is written once. git calls that a conflict. The overlaps are
-// read from git's `diff3` hunks (`LineMerge.regions`, through `LineMergeCall`), which keep the blank line that separates
-// two insertions inside the overlap; every other overlap stays a conflict (docs/merging.md).
+// read from the `diff3` regions (`Diff3.regions`, cut as git's `diff3` style cuts them), which keep the blank
+// line that separates two insertions inside the overlap; every other overlap stays a conflict (docs/merging.md).
 
 enum BodyMerge {
     /// The merged bytes with the local side in each real overlap, and the remote side's version
     /// (remote side in each real overlap) when one is left; nil when the merge is clean.
-    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws(MergeFailure)
-        -> (local: [UInt8], remote: [UInt8]?) {
-        let plain = try LineMergeCall.merge(base: base, ours: ours, theirs: theirs, favor: .none)
+    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> (local: [UInt8], remote: [UInt8]?) {
+        let plain = Diff3.merge(base: base, ours: ours, theirs: theirs, favor: .none)
         if plain.clean { return (plain.bytes, nil) }  // git's answer wherever git's merge is clean
-        guard let regions = try LineMergeCall.regions(base: base, ours: ours, theirs: theirs),
-              regions.contains(where: isBothInserted) else {
-            return try LineMergeCall.mergeBothWays(base: base, ours: ours, theirs: theirs)
+        let regions = Diff3.regions(base: base, ours: ours, theirs: theirs)
+        guard regions.contains(where: isBothInserted) else {
+            return Diff3.mergeBothWays(base: base, ours: ours, theirs: theirs)
         }
         var local: [UInt8] = [], remote: [UInt8] = [], clean = true
         for region in regions {
@@ -32,7 +31,7 @@ enum BodyMerge {
     }
 
     /// An overlap where neither side changed or removed an ancestor line.
-    static func isBothInserted(_ region: LineMergeCall.Region) -> Bool {
+    static func isBothInserted(_ region: Diff3.Region) -> Bool {
         guard case let .overlap(base, ours, theirs) = region else { return false }
         return base.isEmpty && !ours.isEmpty && !theirs.isEmpty
     }

@@ -14,13 +14,13 @@ struct FrontMatterMerge {
     var conflictingKeys: [String]
 
     /// All three documents' front-matter must parse (the caller checks).
-    static func merge(base: NoteDocument, ours: NoteDocument, theirs: NoteDocument) throws(MergeFailure) -> FrontMatterMerge {
+    static func merge(base: NoteDocument, ours: NoteDocument, theirs: NoteDocument) -> FrontMatterMerge {
         let (b, o, t) = (base.frontMatter, ours.frontMatter, theirs.frontMatter)
         if o == t || t == b { return FrontMatterMerge(local: o, remote: nil, conflictingKeys: []) }
         if o == b { return FrontMatterMerge(local: t, remote: nil, conflictingKeys: []) }
 
         let shape = o ?? t!
-        let lines = try LineMergeCall.merge(base: yamlBytes(b), ours: yamlBytes(o), theirs: yamlBytes(t), favor: .none)
+        let lines = Diff3.merge(base: yamlBytes(b), ours: yamlBytes(o), theirs: yamlBytes(t), favor: .none)
         if lines.clean, let text = String(validating: lines.bytes, as: UTF8.self) {
             let block = FrontMatterBlock(opening: shape.opening, lines: Lines.split(text).map(String.init),
                                          closing: shape.closing)

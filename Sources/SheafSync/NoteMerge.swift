@@ -1,6 +1,6 @@
 // The note merge: one note edited on two sides, merged against the ancestor (docs/merging.md).
 // It is a pure function of three texts. Front-matter merges key by key, the body by lines
-// through git's xdiff, all three compared without BOM and with LF endings (`TextShape`); where
+// through `Diff3` (git's answers, no libgit2), all three compared without BOM and with LF endings (`TextShape`); where
 // edits overlap the note keeps the local side and the remote side's version goes to a conflict
 // file, so no conflict marker is ever written into a note.
 import Foundation
@@ -46,7 +46,7 @@ public enum NoteMerge {
         if added { b = template(ours: o, theirs: t, isNote: isNote) }
         if o == t || t == b { return FileMerge(merged: ours, remote: nil, conflictingKeys: [], bodyOverlap: false) }
         if o == b { return FileMerge(merged: local.apply(to: t), remote: nil, conflictingKeys: [], bodyOverlap: false) }
-        var result = try mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote, keepBoth: keepBoth)
+        var result = mergeNormalized(base: b, ours: o, theirs: t, isNote: isNote, keepBoth: keepBoth)
         result.merged = local.apply(to: result.merged)
         result.remote = result.remote.map(remote.apply)
         return result
@@ -54,24 +54,24 @@ public enum NoteMerge {
 
     /// The merge of three valid UTF-8 texts without BOM and with LF endings.
     private static func mergeNormalized(base: [UInt8], ours: [UInt8], theirs: [UInt8], isNote: Bool,
-                                        keepBoth: Bool) throws(MergeFailure) -> FileMerge {
+                                        keepBoth: Bool) -> FileMerge {
         let docs = (NoteDocument(text: String(decoding: base, as: UTF8.self)),
                     NoteDocument(text: String(decoding: ours, as: UTF8.self)),
                     NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
-            let lines = try BodyMerge.merge(base: base, ours: ours, theirs: theirs)
+            let lines = BodyMerge.merge(base: base, ours: ours, theirs: theirs)
             let merged = keepBoth && lines.remote != nil
-                ? try LineMergeCall.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
+                ? Diff3.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
             return FileMerge(merged: merged, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
         }
-        let head = try FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
-        let body = try BodyMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+        let head = FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
+        let body = BodyMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
                                                theirs: Array(docs.2.body.utf8))
         var local = docs.1
         local.frontMatter = head.local
         local.body = String(decoding: body.local, as: UTF8.self)
         if keepBoth && body.remote != nil {
-            let union = try LineMergeCall.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
+            let union = Diff3.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
                                             theirs: Array(docs.2.body.utf8), favor: .union)
             local.body = String(decoding: union.bytes, as: UTF8.self)
         }

@@ -22,18 +22,30 @@ import Glibc
 
     static let helper = (CLI.binary as NSString).deletingLastPathComponent + "/sheaf-thumbnailer"
 
-    @Test func sheafMapsNoLibvipsForVersionSearchOrMergeFile() throws {
+    /// libgit2 is bound lazily (CGit2Loader): `--version` and `merge-file` never touch git and
+    /// load neither it (nor its ~16 dependencies) nor libvips; `search` loads no libvips (it
+    /// opens the vault's repository today, so it does load libgit2); a command that reads the
+    /// repository loads libgit2 on its first call.
+    @Test func sheafMapsNoLibvipsAndLoadsLibgit2OnlyWhenACommandUsesGit() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
         #expect(CLI.run(["index"], in: vault).status == 0)
         let note = vault + "/merge.md"
         try "---\ntitle: M\n---\nline\n".write(toFile: note, atomically: true, encoding: .utf8)
-        for arguments in [["--version"], ["search", "lisbon"], ["merge-file", note, note, note]] {
+        let ours = vault + "/ours.md"
+        try "---\ntitle: M\n---\nline\nmore\n".write(toFile: ours, atomically: true, encoding: .utf8)
+        for arguments in [["--version"], ["search", "lisbon"], ["merge-file", note, ours, note]] {
             let libraries = Self.loadedLibraries(CLI.binary, arguments, in: vault)
-            // The check sees libraries at all: sheaf links libgit2 and Foundation.
-            #expect(libraries.contains { $0.hasPrefix("libgit2") }, "\(arguments): \(libraries)")
+            // The check sees libraries at all: sheaf links the C library.
+            #expect(libraries.contains { $0.hasPrefix("libc.so") }, "\(arguments): \(libraries)")
             #expect(!libraries.contains { $0.contains("vips") }, "\(arguments) loaded libvips: \(libraries)")
+            if arguments[0] != "search" {
+                #expect(!libraries.contains { $0.hasPrefix("libgit2") }, "\(arguments) loaded libgit2: \(libraries)")
+            }
         }
+        // A command that reads the repository loads libgit2 when it first calls it (dlopen).
+        let log = Self.loadedLibraries(CLI.binary, ["log"], in: vault)
+        #expect(log.contains { $0.hasPrefix("libgit2") }, "\(log)")
         // ...and the same check does see libvips where it is loaded: in the helper.
         let helperLibraries = Self.loadedLibraries(Self.helper, [], in: vault)
         #expect(helperLibraries.contains { $0.hasPrefix("libvips") }, "\(helperLibraries)")

@@ -4,7 +4,6 @@
 import Foundation
 import Testing
 @testable import SheafSync
-@testable import SheafGit
 
 @Suite struct BothInsertedTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -93,16 +92,15 @@ import Testing
 
     @Test func theHunksAreDiff3NotZealous() throws {
         // zdiff3 would move the shared blank line out of the overlap; diff3 keeps it inside.
-        let regions = try #require(try LineMerge.regions(base: Array("x\n".utf8), ours: Array("x\n\nA\n".utf8),
-                                                          theirs: Array("x\n\nB\n".utf8)))
+        let regions = Diff3.regions(base: Array("x\n".utf8), ours: Array("x\n\nA\n".utf8), theirs: Array("x\n\nB\n".utf8))
         #expect(regions == [.settled(Array("x\n".utf8)),
                             .overlap(base: [], ours: Array("\nA\n".utf8), theirs: Array("\nB\n".utf8))])
     }
 
     @Test func markerLikeLinesInTheInputsDoNotConfuseTheRegions() throws {
         let marker = String(repeating: "<", count: 9)
-        let regions = try #require(try LineMerge.regions(base: Array("x\n".utf8), ours: Array("x\n\(marker)\n".utf8),
-                                                          theirs: Array("x\n=======\n".utf8)))
+        let regions = Diff3.regions(base: Array("x\n".utf8), ours: Array("x\n\(marker)\n".utf8),
+                                    theirs: Array("x\n=======\n".utf8))
         #expect(regions == [.settled(Array("x\n".utf8)),
                             .overlap(base: [], ours: Array("\(marker)\n".utf8), theirs: Array("=======\n".utf8))])
         let r = try merge("x\n", "x\n\(marker)\n", "x\n=======\n")

@@ -7,7 +7,6 @@ import SheafCore
 import Testing
 import TestSupport
 @testable import SheafSync
-import SheafGit
 
 /// A note as parts, so edits are easy to make and the result easy to render.
 struct NoteParts {
@@ -119,15 +118,19 @@ struct NoteParts {
 
     /// Wherever git's own merge of two texts is clean, Sheaf's answer is git's.
     @Test func gitsCleanMergesAreKept() async {
+        let folder = TempDir.make("git-clean")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let git = GitMergeFile(folder: folder)
         await propertyCheck(count: Self.count, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SeededRandom(seed: seed)
             let b = NoteParts.random(&rng)
             var x = b; x.edit(&rng, side: "ours")
             var y = b; y.edit(&rng, side: "theirs")
             let (bb, xb, yb) = (Array(b.text.utf8), Array(x.text.utf8), Array(y.text.utf8))
-            guard let git = try? LineMerge.merge(base: bb, ours: xb, theirs: yb, favor: .none), git.clean else { return }
+            let merged = git.run(bb, xb, yb)
+            guard merged.status == 0 else { return }
             let r = try? NoteMerge.merge(base: bb, ours: xb, theirs: yb, isNote: false)
-            #expect(r?.merged == git.bytes && r?.remote == nil)
+            #expect(r?.merged == merged.bytes && r?.remote == nil)
         }
     }
 
