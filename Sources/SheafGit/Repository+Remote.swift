@@ -127,7 +127,7 @@ extension Repository {
             }
         }
         guard file != nil || folder != nil else { return }
-        try check(sheaf_git_set_ssl_cert_locations(file, folder), "git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS)")
+        try TrustedAuthorities.use(file: file, folder: folder)
     }
 
     static func withStrings<T>(_ strings: [String], _ body: (inout git_strarray) throws(GitError) -> T) throws(GitError) -> T {

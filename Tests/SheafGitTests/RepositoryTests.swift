@@ -83,3 +83,35 @@ import TestSupport
         #expect(git(["status", "--porcelain"], in: dir) == "R  a.md -> sub/a.md")
     }
 }
+
+/// The crash seen when the background sync's tests ran beside others: every transfer set
+/// libgit2's process-wide CA locations (GIT_SSL_CAINFO) before connecting, and two at once freed
+/// each other's certificates inside mbedTLS (a crash in libmbedx509).
+@Suite struct ConcurrentTransferTests {
+    @Test func transfersStartingAtOnceWithACAFileSetDoNotFreeEachOthersCertificates() throws {
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        guard FileManager.default.fileExists(atPath: bundle) else { return }
+        setenv("GIT_SSL_CAINFO", bundle, 1)
+        let dir = TempDir.make("transfers")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0..<8 { _ = try Repository.create(workTree: dir + "/r\(i)") }
+        let failures = ConcurrentFailures()
+        // What each transfer does first (Repository.withRemote), from many threads at once.
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            do {
+                let repo = try #require(try Repository.open(workTree: dir + "/r\(i)"))
+                for _ in 0..<25 { try repo.trustConfiguredAuthorities() }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+    }
+}
+
+final class ConcurrentFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
+}
