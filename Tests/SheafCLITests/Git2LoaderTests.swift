@@ -25,7 +25,7 @@ import Glibc
             lib=$(/sbin/ldconfig -p | awk -v n="$SONAME" '$1 == n { print $NF; exit }')
             [ -n "$lib" ] || { echo "no $SONAME in the loader cache" >&2; exit 99; }
             : > "$TMPDIR_EMPTY"
-            exec unshare -m sh -c 'mount --bind "$TMPDIR_EMPTY" "$0" && shift && exec "$@"' "$lib" "$SHEAF" "$@"
+            exec unshare -m sh -c 'mount --bind "$TMPDIR_EMPTY" "$0" && exec "$@"' "$lib" "$SHEAF" "$@"
             """
         return runProcess("/bin/sh", ["-c", script, "sh"] + arguments, in: directory,
                           environment: ["SONAME": soname, "SHEAF": CLI.binary, "TMPDIR_EMPTY": directory + "/empty-lib"])
