@@ -11,6 +11,17 @@
 // thumbnails (SheafCore/ThumbnailBatch.swift), so other commands never load the image library.
 import PackageDescription
 
+// CGit2Loader has trampolines for Linux on x86_64 and aarch64 only (git2_loader.c tests the same
+// condition); anywhere else it defines none and libgit2 is linked the ordinary way. SwiftPM has no
+// per-architecture condition for a setting, so this reads the architecture the manifest runs on:
+// right for a native build; a cross build to another architecture fails to link (undefined git_*)
+// rather than build something wrong.
+#if os(Linux) && (arch(x86_64) || arch(arm64))
+let git2LinkedAtStart: [LinkerSetting] = []
+#else
+let git2LinkedAtStart: [LinkerSetting] = [.linkedLibrary("git2")]
+#endif
+
 let package = Package(
     name: "Sheaf",
     platforms: [.macOS(.v14)],
@@ -35,7 +46,7 @@ let package = Package(
         // touches git never loads libgit2 and its ~16 dependencies.
         .target(
             name: "CGit2Loader",
-            linkerSettings: [.linkedLibrary("dl")]
+            linkerSettings: [.linkedLibrary("dl")] + git2LinkedAtStart
         ),
         .systemLibrary(
             name: "CCmarkGFM",
