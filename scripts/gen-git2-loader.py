@@ -15,7 +15,7 @@
 #   - the exported names: a function missing from the installed library (a newer libgit2 removed
 #     it) leaves its slot empty, and its first call says so and exits 2 (never a jump to null).
 #
-# Run again when libgit2 changes (scripts/setup runs `--check` and says so):
+# Run again when libgit2 changes (scripts/setup runs `--check`, and this script when it differs):
 #   scripts/gen-git2-loader.py [path to libgit2.so.N]   regenerate (default: pkg-config's libgit2)
 #   scripts/gen-git2-loader.py --check [path]           exit 1 when the generated file differs
 import os, re, subprocess, sys
