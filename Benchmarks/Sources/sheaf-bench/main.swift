@@ -6,6 +6,7 @@
 //
 //   swift run -c release --package-path Benchmarks sheaf-bench [sync|start] --notes 10000 [--sheaf PATH]
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-search --notes 10000 (WatchBench.swift)
+//   swift run -c release --package-path Benchmarks sheaf-bench watch-sync --notes 1000 [--runs 50] (WatchSyncBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
 //       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
@@ -19,7 +20,8 @@ import Glibc
 struct Options {
     /// "index" (index, walk, search), "sync" (sync and pull against git's CLI), "start"
     /// (process start, small search and merge-file against git and rg, and the libraries mapped)
-    /// or "watch-search" (search with an idle `sheaf watch` against without and rg).
+    /// "watch-search" (search with an idle `sheaf watch` against without and rg) or "watch-sync"
+    /// (a save's way from one watched clone to another, against git by hand).
     var mode = "index"
     var notes = 10_000
     /// Whether --notes and --runs were given (`start` has its own defaults).
@@ -36,7 +38,7 @@ struct Options {
 
     init(_ arguments: [String]) {
         var i = 0
-        if ["sync", "index", "hash", "start", "watch-search"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
+        if ["sync", "index", "hash", "start", "watch-search", "watch-sync"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -189,6 +191,10 @@ if options.mode == "sync" {
 }
 if options.mode == "watch-search" {
     runWatchSearchBenchmark(options: options, sheaf: sheaf, pristine: pristine)
+    exit(0)
+}
+if options.mode == "watch-sync" {
+    runWatchSyncBenchmark(options: options, sheaf: sheaf, pristine: pristine)
     exit(0)
 }
 let vault = options.work + "/work\(options.notes)"
