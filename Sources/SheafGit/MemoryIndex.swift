@@ -63,8 +63,10 @@ extension Repository {
     /// Makes `.git/index` match a commit's tree (libgit2's read_tree keeps the cached file stats
     /// of entries whose blob did not change, so `git status` stays fast), then refreshes the
     /// entries of `written` paths from the work tree when their bytes there are the commit's.
+    /// Each written path is looked up in the index just read from the tree (no listing of the
+    /// whole commit), and its entry gets the stat data taken before the file was hashed, so an
+    /// edit made after that stat always differs from the entry and is seen by the next status.
     public func resetIndex(toCommit id: String, refreshing written: [String]) throws(GitError) {
-        let wanted = try files(inCommit: id)
         try withIndex { (index) throws(GitError) in
             try withCommit(id) { (c) throws(GitError) in
                 var tree: OpaquePointer?
@@ -72,19 +74,18 @@ extension Repository {
                 defer { git_tree_free(tree) }
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
+            guard let workTree else { return }
             for path in written {
-                guard let file = wanted[path], let workTree else { continue }
-                // Hashed in chunks: a file written from a large blob is never read whole.
+                guard let entry = git_index_get_bypath(index, path, 0)?.pointee else { continue }
+                var oid = entry.id
+                let file = TreeFile(blob: Self.hex(&oid), mode: entry.mode)
                 let full = workTree + "/" + path
-                guard let id = try? Self.blobID(ofFile: full), id == file.blob else { continue }
                 var info = stat()
-                if lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > Self.streamingThreshold {
-                    // The content is known to be the blob: record the file's stat data with it,
-                    // rather than have libgit2 read (and store) the file once more.
-                    try Self.addEntry(index, path: path, file: file, info: info)
-                } else {
-                    try check(git_index_add_bypath(index, path), "git_index_add_bypath")
-                }
+                // A symlink keeps the tree's entry without stat data (git then compares its target).
+                guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, !file.isSymlink else { continue }
+                // Hashed in chunks: a file written from a large blob is never read whole.
+                guard let hashed = try? Self.blobID(ofFile: full), hashed == file.blob else { continue }
+                try Self.addEntry(index, path: path, file: file, info: info)
             }
         }
     }

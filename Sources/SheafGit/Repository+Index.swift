@@ -48,6 +48,7 @@ extension Repository {
     @discardableResult
     public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> StagingReport {
         var status = try workTreeStatus()
+        if status.changes.isEmpty && status.skipped.isEmpty { return StagingReport(staged: false, skipped: [], clean: true) }
         status.changes.removeAll { excluded($0.path) || ($0.oldPath.map(excluded) ?? false) }
         guard !status.changes.isEmpty else { return StagingReport(staged: false, skipped: status.skipped) }
         try withIndex { (index) throws(GitError) in
