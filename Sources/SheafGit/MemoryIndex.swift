@@ -87,6 +87,11 @@ extension Repository {
                 guard let hashed = try? Self.blobID(ofFile: full), hashed == file.blob else { continue }
                 try Self.addEntry(index, path: path, file: file, info: info)
             }
+            // The entries just refreshed invalidated the cached tree ids on their way; computing
+            // them again (the trees are the commit's, already stored) keeps the next status from
+            // reading HEAD's whole tree (`indexMatchesHead`).
+            var tree = git_oid()
+            try check(git_index_write_tree(&tree, index), "git_index_write_tree")
         }
     }
 
