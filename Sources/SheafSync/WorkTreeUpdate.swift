@@ -60,7 +60,7 @@ public struct WorkTreeUpdate {
         try checkObstacles(changes)
         try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
         do {
-            var result = try apply(changes, to: to)
+            var result = try apply(changes, from: from, to: to)
             result.changes = Self.changeSet(of: changes)
             let head = try repository.head()?.id
             if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
@@ -134,7 +134,7 @@ public struct WorkTreeUpdate {
         }.sorted()
     }
 
-    private func apply(_ changes: [TreeChange], to: String) throws -> Result {
+    private func apply(_ changes: [TreeChange], from: String?, to: String) throws -> Result {
         var result = Result()
         let writer = VaultFileWriter(root: workTree) { path, base, current, wanted in
             (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
@@ -218,7 +218,7 @@ public struct WorkTreeUpdate {
             result.keptLocalEdits.append(path)
             result.written.removeAll { $0 == path }
         }
-        try repository.resetIndex(toCommit: to, refreshing: result.written)
+        try repository.resetIndex(toCommit: to, from: from, changes: changes, refreshing: result.written)
         return result
     }
 

@@ -52,4 +52,36 @@ import TestSupport
         #expect(repo.indexMatchesHead())
         #expect(try repo.workTreeChanges().isEmpty)
     }
+
+    func stagedEntries(_ dir: String) -> String {
+        runProcess("/usr/bin/git", ["-C", dir, "ls-files", "--stage"], in: dir).stdout
+    }
+
+    @Test func resetIndexByTheDiffGivesTheCommitsIndex() throws {
+        let dir = TempDir.make("git")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try committed(dir)
+        let first = try #require(try repo.head()?.id)
+        write("one, edited\n", dir + "/a.md")
+        try FileManager.default.removeItem(atPath: dir + "/notes/b.md")
+        write("three\n", dir + "/deep/er/c.md")
+        write("two\n", dir + "/moved/b.md")
+        try repo.stageAll()
+        let second = try repo.commitIndex(message: "second", fallbackName: "test").id
+        let changes = try repo.changes(from: first, to: second)
+        #expect(changes.count >= 3)
+        // The index back at the first commit (whole tree), then moved by the diff.
+        try repo.resetIndex(toCommit: first, refreshing: [])
+        #expect(stagedEntries(dir).contains("notes/b.md"))
+        try repo.resetIndex(toCommit: second, from: first, changes: changes, refreshing: ["a.md", "deep/er/c.md"])
+        let byDiff = stagedEntries(dir)
+        try repo.resetIndex(toCommit: second, refreshing: [])
+        #expect(byDiff == stagedEntries(dir))
+        #expect(!byDiff.contains("notes/b.md"))
+        #expect(repo.indexMatchesHead())
+        // An index that is not the diff's start is read from the tree instead.
+        try repo.resetIndex(toCommit: first, refreshing: [])
+        try repo.resetIndex(toCommit: second, from: second, changes: [], refreshing: [])
+        #expect(stagedEntries(dir) == byDiff)
+    }
 }
