@@ -167,17 +167,19 @@ public struct WorkTreeUpdate {
         // Files are written ahead in windows (VaultFileWriter.Prepared): the disk writes of a
         // window go out together, and each file is still synced before it is swapped in.
         let writes = changes.filter { $0.kind != .deleted }
-        var ahead: [String: VaultFileWriter.Prepared] = [:]
+        // Keyed by position, never by path: Swift compares strings by canonical equivalence, so
+        // two files whose names differ only in Unicode normalization would share one key.
+        var ahead: [Int: VaultFileWriter.Prepared] = [:]
         var preparedUpTo = 0
         for (position, change) in writes.enumerated() {
             if position >= preparedUpTo {
                 preparedUpTo = min(writes.count, position + Self.writeAheadWindow)
-                for next in writes[position..<preparedUpTo] {
+                for index in position..<preparedUpTo {
                     // A file that cannot be written ahead is written by the loop as before (and fails there, if it must).
-                    if let prepared = try? prepare(next, writer: writer) { ahead[next.path] = prepared }
+                    if let prepared = try? prepare(writes[index], writer: writer) { ahead[index] = prepared }
                 }
             }
-            let prepared = ahead.removeValue(forKey: change.path)
+            let prepared = ahead.removeValue(forKey: position)
             guard let new = change.newFile else { continue }
             if new.mode == 0o160000 {
                 result.gitlinks.append(change.path)
