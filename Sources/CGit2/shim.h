@@ -18,6 +18,12 @@ static inline int sheaf_git_set_mwindow(size_t window, size_t mapped_limit) {
     return git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, mapped_limit);
 }
 
+/* Whether adding an index entry or writing a tree first checks that the objects it names exist
+   (libgit2 reads each object's header, resolving deltas: costly for entries taken from a tree). */
+static inline int sheaf_git_set_strict_object_creation(int on) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, on);
+}
+
 /* For the transfer watchdog: whether fd is a TCP socket, and if so how many milliseconds ago it
    last received data and an acknowledgement (from the kernel's TCP_INFO). Returns 0 when fd is
    a TCP socket. */

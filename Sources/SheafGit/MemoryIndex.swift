@@ -73,6 +73,11 @@ extension Repository {
     /// against the commit's tree id, and anything else reads the whole tree as before.
     public func resetIndex(toCommit id: String, from: String? = nil, changes: [TreeChange]? = nil,
                            refreshing written: [String]) throws(GitError) {
+        // Every entry added here names a blob of a commit already stored (its tree was read, or
+        // the file was hashed to it): libgit2's check that the object exists (a header read per
+        // entry, resolving deltas: 17 % of a 10k pull) is skipped for these adds only.
+        _ = sheaf_git_set_strict_object_creation(0)
+        defer { _ = sheaf_git_set_strict_object_creation(1) }
         try withIndex { (index) throws(GitError) in
             let target = try withCommit(id) { (c) throws(GitError) -> git_oid in git_commit_tree_id(c).pointee }
             if let from, let changes, try applyChanges(index, from: from, target: target, changes) {

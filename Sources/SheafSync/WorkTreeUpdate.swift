@@ -193,7 +193,8 @@ public struct WorkTreeUpdate {
             }
             let expected = change.kind == .added ? nil : change.oldFile
             let onDisk = FileIdentity.of(path: workTree + "/" + path.path)
-            if try repository.blobSize(new.blob) > Note.sizeLimit || (onDisk?.size ?? 0) > Int64(Note.sizeLimit) {
+            // (A file written ahead was checked against the size limit then.)
+            if try (prepared == nil && repository.blobSize(new.blob) > Note.sizeLimit) || (onDisk?.size ?? 0) > Int64(Note.sizeLimit) {
                 try updateLarge(path, to: new, expected: expected, onDisk: onDisk, result: &result)
                 continue
             }
