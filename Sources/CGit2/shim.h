@@ -10,6 +10,20 @@ static inline int sheaf_git_set_ssl_cert_locations(const char *file, const char 
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
 }
 
+/* Pack files are read through mapped windows: their size and how much may be mapped at once
+   (the mapped pages of a large pack count in the resident memory of every command). */
+static inline int sheaf_git_set_mwindow(size_t window, size_t mapped_limit) {
+    int rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, window);
+    if (rc != 0) return rc;
+    return git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, mapped_limit);
+}
+
+/* Whether adding an index entry or writing a tree first checks that the objects it names exist
+   (libgit2 reads each object's header, resolving deltas: costly for entries taken from a tree). */
+static inline int sheaf_git_set_strict_object_creation(int on) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, on);
+}
+
 /* For the transfer watchdog: whether fd is a TCP socket, and if so how many milliseconds ago it
    last received data and an acknowledgement (from the kernel's TCP_INFO). Returns 0 when fd is
    a TCP socket. */

@@ -104,6 +104,43 @@ public final class VaultFileWriter {
         }
     }
 
+    // MARK: - Writing ahead
+
+    /// A file's new bytes written ahead into a hidden temporary file beside it, with the disk
+    /// write started (`sync_file_range`) but not waited for. A batch prepared first and replaced
+    /// next waits for the disk once for the lot, where one file after the other waited for each.
+    /// `replace(..., prepared:)` still syncs it before the swap, so a file in place is whole
+    /// whatever happens to the machine; a preparation not used is deleted when it is let go.
+    public final class Prepared {
+        let temp: String
+        let fd: Int32
+        /// The bytes written (a replacement uses the preparation only for exactly these).
+        public let bytes: [UInt8]
+        let mode: mode_t
+        var taken = false
+
+        init(temp: String, fd: Int32, bytes: [UInt8], mode: mode_t) {
+            self.temp = temp
+            self.fd = fd
+            self.bytes = bytes
+            self.mode = mode
+        }
+
+        deinit {
+            guard !taken else { return }
+            unlink(temp)
+            close(fd)
+        }
+    }
+
+    /// Writes `bytes` ahead for a later `replace` of `path` (see `Prepared`). `mode` is the mode
+    /// the replaced file will have.
+    public func prepare(_ path: SafePath, _ bytes: [UInt8], mode: mode_t) throws(SheafError) -> Prepared {
+        try VaultPathGuard.makeFolders(of: path, in: root)
+        let temp = try writeTemporary(bytes, beside: root + "/" + path.path, mode: mode, path: path.path, sync: false)
+        return Prepared(temp: temp.path, fd: temp.fd, bytes: bytes, mode: mode)
+    }
+
     // MARK: - Writing
 
     /// Writes a new file; never replaces one (a file that appeared meanwhile is an error).
@@ -131,9 +168,11 @@ public final class VaultFileWriter {
     /// file changed since, `redo` makes the change again on what is there now; without `redo`
     /// the change is merged three ways (base, what is there now, wanted). `base` absent means
     /// the file is expected not to exist (a file that appeared is merged, never overwritten).
+    /// `prepared`, when it holds `wanted` with the mode the file gets, is swapped in instead
+    /// of a temporary file written here.
     @discardableResult
     public func replace(_ path: SafePath, base: FileState, with wanted: [UInt8], mode: UInt32? = nil,
-                        redo: Redo? = nil) throws(SheafError) -> WriteOutcome {
+                        redo: Redo? = nil, prepared: Prepared? = nil) throws(SheafError) -> WriteOutcome {
         let initialBase = base.bytes
         let merge = self.merge
         let mergeIn: Redo = { (current) throws(SheafError) in
@@ -142,11 +181,14 @@ public final class VaultFileWriter {
         }
         var chosen = mergeIn
         if let redo { chosen = redo }
-        return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false)
+        return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false,
+                           prepared: prepared)
     }
 
     private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
-                         redo first_redo: @escaping Redo, reconciled startReconciled: Bool) throws(SheafError) -> WriteOutcome {
+                         redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
+                         prepared: Prepared? = nil) throws(SheafError) -> WriteOutcome {
+        var prepared = prepared
         try VaultPathGuard.makeFolders(of: path, in: root)
         let full = root + "/" + path.path
         var expected = start
@@ -163,7 +205,18 @@ public final class VaultFileWriter {
                 if let now = FileIdentity.of(path: full), now.matches(expected.identity) { return reconciled ? .reconciled : .unchanged }
             }
             let fileMode = mode.map { mode_t($0) } ?? expected.identity.map { mode_t($0.mode) } ?? 0o644
-            let temp = try writeTemporary(wanted, beside: full, mode: fileMode, path: path.path)
+            let temp: (path: String, fd: Int32)
+            if let ahead = prepared, ahead.bytes == wanted, ahead.mode == fileMode {
+                // Written ahead: synced now (its write-back started when it was prepared).
+                guard fsync(ahead.fd) == 0 else {
+                    throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno)))
+                }
+                ahead.taken = true
+                temp = (ahead.temp, ahead.fd)
+            } else {
+                temp = try writeTemporary(wanted, beside: full, mode: fileMode, path: path.path)
+            }
+            prepared = nil  // a second round writes afresh (an unused preparation deletes itself)
             // The check right before the swap.
             let now = FileIdentity.of(path: full)
             if !(now?.matches(expected.identity) ?? !expected.exists) {
@@ -349,14 +402,19 @@ public final class VaultFileWriter {
     }
 
     /// A synced temporary file beside `full`, open (its descriptor tells its identity later).
-    private func writeTemporary(_ bytes: [UInt8], beside full: String, mode: mode_t, path: String)
+    /// Without `sync`, the disk write is only started (see `Prepared`).
+    private func writeTemporary(_ bytes: [UInt8], beside full: String, mode: mode_t, path: String, sync: Bool = true)
         throws(SheafError) -> (path: String, fd: Int32) {
         let temp = Self.temporaryName(beside: full)
         let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SheafError("cannot write", path: path, cause: String(cString: strerror(errno))) }
         do throws(SheafError) {
             try AtomicFile.writeAll(bytes, to: fd)
-            guard fsync(fd) == 0 else { throw SheafError("cannot write", path: path, cause: String(cString: strerror(errno))) }
+            if sync {
+                guard fsync(fd) == 0 else { throw SheafError("cannot write", path: path, cause: String(cString: strerror(errno))) }
+            } else {
+                Self.startWriteBack(fd)
+            }
         } catch {
             close(fd); unlink(temp)
             throw SheafError("cannot write", path: path, cause: error.cause ?? error.what)
@@ -377,6 +435,19 @@ public final class VaultFileWriter {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
         return unsafeBitCast(symbol, to: RenameAt2.self)
     }()
+    // sync_file_range(2), Linux only and not in Swift's Glibc module either. Without it the
+    // write-back simply starts at the fsync.
+    private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+    private static let syncFileRangeFunction: SyncFileRange? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: SyncFileRange.self)
+    }()
+
+    /// Starts writing the file's dirty pages to disk without waiting (SYNC_FILE_RANGE_WRITE).
+    static func startWriteBack(_ fd: Int32) {
+        _ = syncFileRangeFunction?(fd, 0, 0, 2)
+    }
+
     static let noReplace: UInt32 = 1  // RENAME_NOREPLACE
     static let exchange: UInt32 = 2   // RENAME_EXCHANGE
 

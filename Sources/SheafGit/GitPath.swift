@@ -24,6 +24,9 @@ public struct StagingReport: Sendable, Equatable {
     public var staged: Bool
     /// Paths left out (not UTF-8); the rest of the work tree was staged.
     public var skipped: [SkippedPath]
+    /// Whether the status saw HEAD, the index and the work tree alike (nothing staged before,
+    /// nothing to stage, nothing left out): there is nothing to commit, with no diff to run.
+    public var clean = false
 }
 
 enum GitPath {

@@ -48,6 +48,7 @@ extension Repository {
     @discardableResult
     public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> StagingReport {
         var status = try workTreeStatus()
+        if status.changes.isEmpty && status.skipped.isEmpty { return StagingReport(staged: false, skipped: [], clean: true) }
         status.changes.removeAll { excluded($0.path) || ($0.oldPath.map(excluded) ?? false) }
         guard !status.changes.isEmpty else { return StagingReport(staged: false, skipped: status.skipped) }
         try withIndex { (index) throws(GitError) in
@@ -136,10 +137,34 @@ extension Repository {
         }
     }
 
+    /// Whether the index holds exactly HEAD's tree (nothing staged), told by the index's cached
+    /// tree ids (git's TREE extension, which `resetIndex` keeps valid) without reading HEAD's
+    /// whole tree. The root id is asked of a repository whose object store has no backend: a
+    /// valid cache answers without writing, an invalid one fails to write (no tree is left
+    /// behind in `.git`) and the answer is no, as for any doubt (conflicts, an unborn branch).
+    func indexMatchesHead() -> Bool {
+        guard let head = try? peeledHead(GIT_OBJECT_TREE) else { return false }
+        defer { git_tree_free(head) }
+        var index: OpaquePointer?
+        guard git_repository_index(&index, handle) == 0 else { return false }
+        defer { git_index_free(index) }
+        guard git_index_read(index, 0) == 0, git_index_has_conflicts(index) == 0 else { return false }
+        var odb: OpaquePointer?, sink: OpaquePointer?
+        guard git_odb_new(&odb) == 0 else { return false }
+        defer { git_odb_free(odb) }
+        guard git_repository_wrap_odb(&sink, odb) == 0 else { return false }
+        defer { git_repository_free(sink) }
+        var indexTree = git_oid()
+        guard git_index_write_tree_to(&indexTree, index, sink) == 0 else { return false }
+        return git_oid_equal(&indexTree, git_tree_id(head)) != 0
+    }
+
     private func libgit2Status() throws(GitError) -> WorkTreeStatus {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        // HEAD against the index reads every tree of HEAD; when the index's cached tree is HEAD's
+        // there is nothing to find there, and only the index is compared with the work tree.
+        options.show = indexMatchesHead() ? GIT_STATUS_SHOW_WORKDIR_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_RENAMES_HEAD_TO_INDEX.rawValue | GIT_STATUS_OPT_RENAMES_INDEX_TO_WORKDIR.rawValue
             | GIT_STATUS_OPT_RENAMES_FROM_REWRITES.rawValue | GIT_STATUS_OPT_SORT_CASE_SENSITIVELY.rawValue

@@ -16,6 +16,7 @@ extension VaultSession {
             let staging = try repo.stageAll(excluding: VaultPathGuard.isReserved)
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
             for skipped in staging.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+            if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
             return try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)

@@ -53,36 +53,42 @@ extension VaultSession {
     }
 
     public func pull(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options) { (syncer) throws(SyncError) in (try syncer.pull(), nil) }
+        try runSync(options, fetchFirst: true) { (syncer, fetched) throws(SyncError) in (try syncer.pull(fetched), nil) }
     }
 
     public func push(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options) { (syncer) throws(SyncError) in (nil, try syncer.push()) }
+        try runSync(options, fetchFirst: false) { (syncer, _) throws(SyncError) in (nil, try syncer.push()) }
     }
 
     public func sync(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options) { (syncer) throws(SyncError) in
-            let (pull, push) = try syncer.sync()
+        try runSync(options, fetchFirst: true) { (syncer, fetched) throws(SyncError) in
+            let (pull, push) = try syncer.sync(fetched)
             return (pull, push)
         }
     }
 
-    private func runSync(_ options: SyncOptions,
-                         _ body: (Syncer) throws(SyncError) -> (PullReport?, PushReport?)) throws(SheafError) -> SyncRun {
+    /// With `fetchFirst`, the fetch of the pull starts before the local changes are committed
+    /// and runs while they are (PendingFetch); the merge waits for both.
+    private func runSync(_ options: SyncOptions, fetchFirst: Bool,
+                         _ body: (Syncer, PendingFetch?) throws(SyncError) -> (PullReport?, PushReport?)) throws(SheafError) -> SyncRun {
         try withWriterLock { (proof) throws(SheafError) -> SyncRun in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
             var run = SyncRun(remote: remote)
             run.resumed = try resumeInterruptedUpdate()
-            run.committed = try commitSnapshot(proof)
             var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
             transfer.credential = options.credential
             transfer.user = options.user
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
                                 remote: remote, transfer: transfer)
             syncer.allowUnrelated = options.allowUnrelated
+            // When the fetch cannot start (no such remote, a detached HEAD), the local changes are
+            // committed first and the pull reports the error, as without the overlap.
+            let fetched = fetchFirst ? try? syncer.startFetch() : nil
+            defer { _ = fetched?.wait() }  // the fetch never outlives the writer lock
+            run.committed = try commitSnapshot(proof)
             do {
-                (run.pull, run.push) = try body(syncer)
+                (run.pull, run.push) = try body(syncer, fetched)
             } catch let error as SyncError {
                 throw describe(error)
             } catch {

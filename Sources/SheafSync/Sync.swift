@@ -74,9 +74,10 @@ public struct Syncer {
         return String(reference.dropFirst("refs/heads/".count))
     }
 
-    /// Fetches and merges the remote branch into the local one.
-    public func pull() throws(SyncError) -> PullReport {
-        try fetchAndMerge(dryRun: false)
+    /// Fetches and merges the remote branch into the local one. With `fetched` (started by
+    /// `startFetch` while the local changes were committed), that fetch's result is merged.
+    public func pull(_ fetched: PendingFetch? = nil) throws(SyncError) -> PullReport {
+        try fetchAndMerge(dryRun: false, fetched: fetched)
     }
 
     /// Fetches and works out what `pull` would do to each path, without making a commit, writing
@@ -85,13 +86,14 @@ public struct Syncer {
         try fetchAndMerge(dryRun: true)
     }
 
-    private func fetchAndMerge(dryRun: Bool) throws(SyncError) -> PullReport {
-        let branch = try branch()
-        let url = try remoteURL()
+    private func fetchAndMerge(dryRun: Bool, fetched pending: PendingFetch? = nil) throws(SyncError) -> PullReport {
+        let branch: String, url: String
+        if let pending { (branch, url) = (pending.branch, pending.url) } else { (branch, url) = (try self.branch(), try remoteURL()) }
         let local = try git { () throws(GitError) in try repository.head()?.id }
         let fetched: String?
         do {
-            fetched = try repository.fetch(remote: remote, branch: branch, options: transfer)
+            if let pending { fetched = try pending.wait().get() }
+            else { fetched = try repository.fetch(remote: remote, branch: branch, options: transfer) }
         } catch {
             throw try transferError(error, url: url, local: local, branch: branch)
         }
@@ -198,13 +200,16 @@ public struct Syncer {
     }
 
     /// Pull then push; a rejected push fetches, merges and pushes again, up to 3 more times.
-    public func sync() throws(SyncError) -> (pull: PullReport, push: PushReport) {
+    /// The first pull merges `fetched` when given (see `pull`).
+    public func sync(_ fetched: PendingFetch? = nil) throws(SyncError) -> (pull: PullReport, push: PushReport) {
+        var pending = fetched
         var attempt = 0
         var outcomes: [PathOutcome] = []
         var kept: [String] = []
         var changes = VaultChangeSet()
         while true {
-            var pulled = try pull()
+            var pulled = try pull(pending)
+            pending = nil
             outcomes += pulled.outcomes
             kept += pulled.keptLocalEdits
             changes = changes.followed(by: pulled.changes)
@@ -224,7 +229,7 @@ public struct Syncer {
 
     // MARK: - Helpers
 
-    private func remoteURL() throws(SyncError) -> String {
+    func remoteURL() throws(SyncError) -> String {
         guard let url = try git({ () throws(GitError) in try repository.remoteURL(remote) }) else {
             let any = try git { () throws(GitError) in try repository.remotes() }
             throw any.isEmpty ? .noRemote : .unknownRemote(remote)

@@ -60,7 +60,7 @@ public struct WorkTreeUpdate {
         try checkObstacles(changes)
         try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
         do {
-            var result = try apply(changes, to: to)
+            var result = try apply(changes, from: from, to: to)
             result.changes = Self.changeSet(of: changes)
             let head = try repository.head()?.id
             if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
@@ -134,7 +134,7 @@ public struct WorkTreeUpdate {
         }.sorted()
     }
 
-    private func apply(_ changes: [TreeChange], to: String) throws -> Result {
+    private func apply(_ changes: [TreeChange], from: String?, to: String) throws -> Result {
         var result = Result()
         let writer = VaultFileWriter(root: workTree) { path, base, current, wanted in
             (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
@@ -164,7 +164,22 @@ public struct WorkTreeUpdate {
                 result.keptLocalEdits.append(path.path)  // edited here: an edit beats a delete
             }
         }
-        for change in changes where change.kind != .deleted {
+        // Files are written ahead in windows (VaultFileWriter.Prepared): the disk writes of a
+        // window go out together, and each file is still synced before it is swapped in.
+        let writes = changes.filter { $0.kind != .deleted }
+        // Keyed by position, never by path: Swift compares strings by canonical equivalence, so
+        // two files whose names differ only in Unicode normalization would share one key.
+        var ahead: [Int: VaultFileWriter.Prepared] = [:]
+        var preparedUpTo = 0
+        for (position, change) in writes.enumerated() {
+            if position >= preparedUpTo {
+                preparedUpTo = min(writes.count, position + Self.writeAheadWindow)
+                for index in position..<preparedUpTo {
+                    // A file that cannot be written ahead is written by the loop as before (and fails there, if it must).
+                    if let prepared = try? prepare(writes[index], writer: writer) { ahead[index] = prepared }
+                }
+            }
+            let prepared = ahead.removeValue(forKey: position)
             guard let new = change.newFile else { continue }
             if new.mode == 0o160000 {
                 result.gitlinks.append(change.path)
@@ -178,11 +193,12 @@ public struct WorkTreeUpdate {
             }
             let expected = change.kind == .added ? nil : change.oldFile
             let onDisk = FileIdentity.of(path: workTree + "/" + path.path)
-            if try repository.blobSize(new.blob) > Note.sizeLimit || (onDisk?.size ?? 0) > Int64(Note.sizeLimit) {
+            // (A file written ahead was checked against the size limit then.)
+            if try (prepared == nil && repository.blobSize(new.blob) > Note.sizeLimit) || (onDisk?.size ?? 0) > Int64(Note.sizeLimit) {
                 try updateLarge(path, to: new, expected: expected, onDisk: onDisk, result: &result)
                 continue
             }
-            let target = try repository.blobBytes(new.blob)
+            let target = try prepared?.bytes ?? repository.blobBytes(new.blob)
             let state = try writer.read(path)
             if let disk = state.bytes {
                 let diskID = try Repository.blobID(of: disk)
@@ -196,7 +212,8 @@ public struct WorkTreeUpdate {
                     continue
                 }
             }
-            let outcome = try writer.replace(path, base: state, with: target, mode: new.isExecutable ? 0o755 : nil)
+            let outcome = try writer.replace(path, base: state, with: target, mode: new.isExecutable ? 0o755 : nil,
+                                             prepared: prepared)
             if outcome == .reconciled { result.keptLocalEdits.append(path.path) } else { result.written.append(path.path) }
         }
         try writer.finish()
@@ -204,8 +221,25 @@ public struct WorkTreeUpdate {
             result.keptLocalEdits.append(path)
             result.written.removeAll { $0 == path }
         }
-        try repository.resetIndex(toCommit: to, refreshing: result.written)
+        try repository.resetIndex(toCommit: to, from: from, changes: changes, refreshing: result.written)
         return result
+    }
+
+    /// How many files are written ahead at a time (bounded memory: each is at most a note's size).
+    static let writeAheadWindow = 64
+
+    /// The commit's bytes for `change` written ahead, when it is a plain file both in the commit
+    /// and on disk (or absent), within the note size limit, on a path the guard accepts; nil
+    /// otherwise (the write loop then handles it as before). The mode is the one `replace` will
+    /// give the file.
+    private func prepare(_ change: TreeChange, writer: VaultFileWriter) throws -> VaultFileWriter.Prepared? {
+        guard let new = change.newFile, new.mode != 0o160000, !new.isSymlink,
+              case .success(let path) = VaultPathGuard.check(change.path, in: workTree),
+              try repository.blobSize(new.blob) <= Note.sizeLimit else { return nil }
+        let onDisk = FileIdentity.of(path: workTree + "/" + path.path)
+        if let onDisk, !onDisk.isRegularFile || onDisk.size > Int64(Note.sizeLimit) { return nil }
+        let mode: mode_t = new.isExecutable ? 0o755 : onDisk.map { mode_t($0.mode) } ?? 0o644
+        return try writer.prepare(path, try repository.blobBytes(new.blob), mode: mode)
     }
 
     /// A file over the note size limit on either side is never held in memory: compared by its

@@ -9,6 +9,7 @@
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-sync --notes 1000 [--runs 50] (WatchSyncBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
 //       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
+//       sync only: [--reuse] (keep WORK/sync<N> from an earlier run) [--only pull|sync]
 //
 // Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
 // folder (`v<N>`, seed 1) and copied for each run, so the generated vault is never modified.
@@ -35,6 +36,11 @@ struct Options {
     var work = "/tmp/sheaf-bench"
     /// `hash` mode: the size of the file hashed.
     var megabytes = 512
+    /// `sync` mode: keep `WORK/sync<N>` from an earlier run (its vaults, clones and index) instead
+    /// of building it again; the 100k set-up takes minutes.
+    var reuse = false
+    /// `sync` mode: run only "pull" (the pull samples and their checks) or only "sync".
+    var only: String?
 
     init(_ arguments: [String]) {
         var i = 0
@@ -53,6 +59,11 @@ struct Options {
             case "--work": work = value()
             case "--vault": vault = value()
             case "--megabytes": megabytes = Int(value()) ?? megabytes
+            case "--reuse": reuse = true
+            case "--only":
+                let part = value()
+                guard ["pull", "sync"].contains(part) else { fail("--only takes pull or sync") }
+                only = part
             default: fail("unknown argument \(arguments[i])")
             }
             i += 1
@@ -113,6 +124,7 @@ func must(_ executable: String, _ arguments: [String], in directory: String) -> 
 }
 
 func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
