@@ -3,8 +3,9 @@
 // are now). The watcher loop tells it what changed (`localChanges`); it commits and syncs once
 // local changes have settled for a quiet period, fetches the remote every interval and on start,
 // and never starts while a file was reported changed within the quiet period (it is being
-// written) or while git has a merge or rebase unfinished. The sync itself is `VaultSession.sync`,
-// which takes `.sheaf/lock`: a manual `sheaf sync`, `mv` or `index --rebuild` makes it wait, and
+// written) or while git has a merge or rebase unfinished. It fetches first without the lock (an
+// unreachable or silent remote holds up nobody); the sync itself is `VaultSession.sync`, which
+// takes `.sheaf/lock`: a manual `sheaf sync`, `mv` or `index --rebuild` makes it wait, and
 // whatever that command committed is not committed again. Offline, it says so once, commits
 // local changes as they settle (kept for later) and retries on `SyncBackoff`; back online it says
 // so once and pushes them. Every repeated state is reported once (`BackgroundSyncNotices`).
@@ -189,6 +190,27 @@ public final class BackgroundSync: @unchecked Sendable {
             let hasRemote: Bool
             do { hasRemote = try repo.remoteURL(remote) != nil } catch {
                 throw SheafError("cannot read the remotes", path: vault.root, cause: error.description)
+            }
+            if hasRemote && !step.isCommit {
+                // The network first, without the lock: an unreachable or silent remote is found
+                // out while edits go on being indexed and other commands run (see fetchWithoutLock).
+                var fetchOptions = SyncOptions()
+                fetchOptions.remote = remote
+                do {
+                    try session.fetchWithoutLock(fetchOptions)
+                } catch where error.kind == .offline {
+                    // The local changes that asked for this attempt are committed next, without
+                    // the remote (kept for later), once the failure is recorded.
+                    if step.isLocal {
+                        condition.lock()
+                        pendingLocal = true
+                        condition.unlock()
+                    }
+                    throw error
+                } catch {
+                    // Anything else (a tracking ref another fetch holds locked, ...): the sync
+                    // under the lock fetches again and reports what still fails.
+                }
             }
             guard waitForLock() else { return }
             if !hasRemote || step.isCommit {

@@ -102,6 +102,22 @@ extension VaultSession {
         }
     }
 
+    /// Fetches the remote's branch without the writer lock and without touching the vault
+    /// (`Syncer.fetchOnly`): what the background sync asks first, so that a remote that cannot
+    /// be reached, or answers nothing until the transfer's time limit, is found out while every
+    /// other command (and the watcher's index updates) goes on. Throws as `sync` would
+    /// (`.offline` for an unreachable remote).
+    public func fetchWithoutLock(_ options: SyncOptions) throws(SheafError) {
+        let repo = try requireRepository()
+        let remote = options.remote ?? config["remote"] ?? "origin"
+        var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
+        transfer.credential = options.credential
+        transfer.user = options.user
+        let syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
+                            remote: remote, transfer: transfer)
+        do { try syncer.fetchOnly() } catch { throw describe(error) }
+    }
+
     /// The index learns exactly the paths the pull wrote (no walk of the vault: the change set
     /// names them), then the attachments among them get their thumbnails. The pull is complete
     /// by now, so a failure here does not fail the command: it becomes a warning saying what

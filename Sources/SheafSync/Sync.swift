@@ -86,6 +86,21 @@ public struct Syncer {
         try fetchAndMerge(dryRun: true)
     }
 
+    /// Fetches the remote branch into its tracking ref and nothing else (no commit, merge or
+    /// push). It touches only the remote's packs and its tracking ref, so it needs no writer
+    /// lock: the background sync fetches first, and takes the lock only once the remote has
+    /// answered (an unreachable or silent remote never holds up the vault's other commands).
+    public func fetchOnly() throws(SyncError) {
+        let branch = try branch()
+        let url = try remoteURL()
+        do {
+            _ = try repository.fetch(remote: remote, branch: branch, options: transfer)
+        } catch {
+            let local = try git { () throws(GitError) in try repository.head()?.id }
+            throw try transferError(error, url: url, local: local, branch: branch)
+        }
+    }
+
     private func fetchAndMerge(dryRun: Bool, fetched pending: PendingFetch? = nil) throws(SyncError) -> PullReport {
         let branch: String, url: String
         if let pending { (branch, url) = (pending.branch, pending.url) } else { (branch, url) = (try self.branch(), try remoteURL()) }

@@ -91,4 +91,31 @@ import Glibc
         #expect(replicas.file(1, "Start.md").contains("written offline"))
         #expect(Self.kinds(watcher.events, "online").count == 1)
     }
+
+    /// Regression: the background sync took `.sheaf/lock` before reaching the remote, so a
+    /// remote that answers nothing (a pulled cable, a dead server) held the lock for the whole
+    /// transfer time limit at every retry: `sheaf commit`, `new` and `mv` waited, and the
+    /// watcher could not index edits meanwhile. It now fetches first, without the lock.
+    @Test func aSilentRemoteDoesNotHoldTheVaultsLockWhileTheBackgroundSyncWaitsOnIt() throws {
+        let replicas = Replicas(1, samples: false)
+        let listener = SilentListener()
+        #expect(replicas.git(0, ["remote", "set-url", "origin", "git://127.0.0.1:\(listener.port)/vault.git"]).status == 0)
+        var environment = cleanEnvironment(home: replicas.temp.path)
+        environment["SHEAF_TRANSFER_TIMEOUT"] = "60"
+        let out = replicas.temp.path + "/watch.out", err = replicas.temp.path + "/watch.err"
+        let pid = try #require(Spawn.start(CLI.binary, ["watch", "--json", "--interval", "1"], in: replicas[0],
+                                           environment: environment, stdout: out, stderr: err))
+        defer { kill(pid, SIGKILL); _ = Spawn.wait(pid) }
+        // The sync at start is now waiting on the silent remote.
+        #expect(listener.waitForClient(seconds: 30), "the background sync never reached the remote: \(CLI.read(err))")
+        replicas.write(0, "Start.md", "# Start\n\nmarmalade edit\n")
+        let started = Date()
+        let commit = CLI.run(["commit"], in: replicas[0])
+        #expect(commit.status == 0, "\(commit.stderr)")
+        #expect(!commit.stderr.contains("waiting for another sheaf command"), "\(commit.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30, "sheaf commit waited for the background sync's transfer")
+        // The watcher indexed the edit meanwhile: a search is answered from its index.
+        let found = WatchTests.search("marmalade", in: replicas[0])
+        #expect(found.stdout == "Start.md\n" && WatchTests.vouched(found), "\(found.stderr)")
+    }
 }

@@ -126,14 +126,16 @@ import TestSupport
         #expect(eventually(10) { sync.attemptCount >= before + 4 }, "it keeps trying")
         #expect(log.offline == 1, "\(log.events)")
         #expect(log.events.contains(.offline(remote: "origin", cause: log.offlineCause ?? "", retryIn: 0.1)))
+        // The change that asked for the failed attempt is committed locally, without the remote.
         #expect(c.isClean(0), "the settled change is committed locally")
+        #expect(log.committedLocally == 1, "\(log.events)")
         let state = BackgroundSyncState.read(c.vault(0))
         #expect(state?.lastResult == .offline && state?.offlineSince != nil)
 
         // Another change while offline: committed at once, not held for the next attempt.
         c.save(0, "Offline2.md", "# Offline 2\n")
         sync.localChanges(VaultChangeSet(added: ["Offline2.md"]))
-        #expect(eventually(10) { log.committedLocally == 1 && c.isClean(0) }, "\(log.events)")
+        #expect(eventually(10) { log.committedLocally == 2 && c.isClean(0) }, "\(log.events)")
         let local = c.head(0)
 
         try FileManager.default.moveItem(atPath: away, toPath: c.bare)
