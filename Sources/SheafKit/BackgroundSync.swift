@@ -20,8 +20,9 @@ import Glibc
 /// Commits and syncs a watched vault in the background, on a thread of its own.
 ///
 /// `start()` once, `localChanges(_:)` after every batch of changes the watcher applied, and
-/// `stop()` at the end (the thread keeps the value alive until then), which returns once a sync in progress has ended (nothing is left half
-/// done). Every call may come from any thread. `events` is called on the sync's thread.
+/// `stop()` at the end, which returns once a commit or sync that holds the vault's lock has
+/// ended (nothing is left half done); a fetch in progress (no lock, no file of the vault) is
+/// left to the process's end. Every call may come from any thread. `events` is called on the sync's thread.
 public final class BackgroundSync: @unchecked Sendable {
     public let vault: Vault
     public let options: BackgroundSyncOptions
@@ -32,6 +33,9 @@ public final class BackgroundSync: @unchecked Sendable {
     private var started = false
     private var stopping = false
     private var finished = false
+    /// Whether an attempt holds `.sheaf/lock` (committing, merging, pushing): `stop()` waits for
+    /// it to end, and none begins once `stop()` was called.
+    private var changing = false
     /// When the last local change was reported (monotonic seconds), and each path's last report.
     private var lastChange: Double?
     private var recentPaths: [String: Double] = [:]
@@ -92,6 +96,12 @@ public final class BackgroundSync: @unchecked Sendable {
         condition.unlock()
     }
 
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
     /// How many attempts have begun (each look for whether a sync may start counts).
     public var attemptCount: Int {
         condition.lock()
@@ -106,7 +116,9 @@ public final class BackgroundSync: @unchecked Sendable {
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        while started && !finished { condition.wait() }
+        // Only a sync that holds the lock is waited for: a fetch (no lock, nothing of the vault
+        // touched) or a wait is simply left, so Ctrl-C is not held up by a silent remote.
+        while started && !finished && changing { condition.wait() }
     }
 
     // MARK: the loop
@@ -198,7 +210,7 @@ public final class BackgroundSync: @unchecked Sendable {
                 fetchOptions.remote = remote
                 do {
                     try session.fetchWithoutLock(fetchOptions)
-                } catch where error.kind == .offline {
+                } catch where error.kind == .offline && !isStopping {
                     // The local changes that asked for this attempt are committed next, without
                     // the remote (kept for later), once the failure is recorded.
                     if step.isLocal {
@@ -211,8 +223,15 @@ public final class BackgroundSync: @unchecked Sendable {
                     // Anything else (a tracking ref another fetch holds locked, ...): the sync
                     // under the lock fetches again and reports what still fails.
                 }
+                if isStopping { return }  // stopped during the fetch: nothing more to say
             }
             guard waitForLock() else { return }
+            defer {
+                condition.lock()
+                changing = false
+                condition.broadcast()
+                condition.unlock()
+            }
             if !hasRemote || step.isCommit {
                 let committed = try session.commit()
                 if let committed { events(.committedLocally(summary: committed.summary)) }
@@ -248,8 +267,8 @@ public final class BackgroundSync: @unchecked Sendable {
 
     /// Waits for `.sheaf/lock` without holding it, looking every 0.2 s: another command (a
     /// manual sync, `mv`, `index --rebuild`) finishes first. False when `stop()` was called
-    /// meanwhile. The sync then takes the lock itself (and waits, should another command take
-    /// it again in between).
+    /// meanwhile (then no attempt begins). The sync then takes the lock itself (and waits,
+    /// should another command take it again in between).
     private func waitForLock() -> Bool {
         var waited = false
         while true {
@@ -273,6 +292,11 @@ public final class BackgroundSync: @unchecked Sendable {
             state.waiting = notices.waiting
             save()
         }
+        // From here the attempt changes the vault: `stop()` waits for it; after `stop()`, none starts.
+        condition.lock()
+        defer { condition.unlock() }
+        if stopping { return false }
+        changing = true
         return true
     }
 

@@ -105,7 +105,7 @@ import Glibc
         let out = replicas.temp.path + "/watch.out", err = replicas.temp.path + "/watch.err"
         let pid = try #require(Spawn.start(CLI.binary, ["watch", "--json", "--interval", "1"], in: replicas[0],
                                            environment: environment, stdout: out, stderr: err))
-        defer { kill(pid, SIGKILL); _ = Spawn.wait(pid) }
+        defer { if Spawn.poll(pid) == nil { kill(pid, SIGKILL); _ = Spawn.wait(pid) } }
         // The sync at start is now waiting on the silent remote.
         #expect(listener.waitForClient(seconds: 30), "the background sync never reached the remote: \(CLI.read(err))")
         replicas.write(0, "Start.md", "# Start\n\nmarmalade edit\n")
@@ -117,5 +117,12 @@ import Glibc
         // The watcher indexed the edit meanwhile: a search is answered from its index.
         let found = WatchTests.search("marmalade", in: replicas[0])
         #expect(found.stdout == "Start.md\n" && WatchTests.vouched(found), "\(found.stderr)")
+        // Ctrl-C is not held up by the fetch either (it holds nothing of the vault).
+        let stopping = Date()
+        kill(pid, SIGINT)
+        var status: Int32?
+        while status == nil && Date().timeIntervalSince(stopping) < 30 { status = Spawn.poll(pid); usleep(20_000) }
+        #expect(status == 0, "\(CLI.read(err))")
+        #expect(Date().timeIntervalSince(stopping) < 20, "the watcher waited for the silent remote before stopping")
     }
 }
