@@ -14,13 +14,19 @@ extension NoteIndex {
     /// a walk. `walker` gives the walk's rules (ignore rules, dot-names, symlinks) for each path.
     /// An index that must be rebuilt first (`rebuildReason`) is scanned whole instead. The
     /// report's `changes` says what changed in the catalog.
-    public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws(SheafError) -> ScanReport {
+    ///
+    /// `reread`: read every named note even when its size, mtime and inode are the ones the
+    /// catalog holds (its content hash then decides). The watcher asks for it: the kernel said
+    /// the file was written, and a write of the same size within one tick of the clock, or one
+    /// that puts the old mtime back (`cp -p`, `rsync -t`, `touch -r`), leaves the identity alone.
+    public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker,
+                      reread: Bool = false) throws(SheafError) -> ScanReport {
         if rebuildReason != nil { return try scan(vault: vault, walker: walker) }
-        return try recoveringOnce { try applyOnce(changes, vault: vault, walker: walker) }
+        return try recoveringOnce { try applyOnce(changes, vault: vault, walker: walker, reread: reread) }
             afterRebuild: { try scan(vault: vault, walker: walker) }  // rebuilt: every file again
     }
 
-    private func applyOnce(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker) throws -> ScanReport {
+    private func applyOnce(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker, reread: Bool) throws -> ScanReport {
         let start = Date()
         var report = ScanReport()
         let keys = changes.paths
@@ -33,7 +39,7 @@ extension NoteIndex {
         report.scanned = noteFiles.count + otherFiles.count
         let stored = try storedIdentities(of: keys)
         let present = Set(noteFiles.map { PathKey($0.path) })
-        let toRead = noteFiles.filter { file in stored[PathKey(file.path)].map { !$0.matches(file) } ?? true }
+        let toRead = reread ? noteFiles : noteFiles.filter { file in stored[PathKey(file.path)].map { !$0.matches(file) } ?? true }
         let gone = stored.filter { !present.contains($0.key) }
         try writeNotes(vault: vault, toRead, stored: stored, gone: gone, report: &report, progress: nil) { db, changes in
             let delete = try db.cachedStatement(sql: "DELETE FROM files WHERE path = ?")

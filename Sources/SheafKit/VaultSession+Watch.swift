@@ -185,7 +185,7 @@ extension VaultSession {
                 let index = try NoteIndex(vault: vault, atomicBuild: true)
                 let walker = try walker(forIndex: true)
                 let report = rescan ? try index.scan(vault: vault, walker: walker)
-                                    : try index.apply(changes, vault: vault, walker: walker)
+                                    : try index.apply(changes, vault: vault, walker: walker, reread: true)
                 try index.finishBuild()
                 for w in report.warnings { events(.warning(VaultWarning(path: w.path, message: w.message))) }
                 return (true, rescan ? report.changes : changes)

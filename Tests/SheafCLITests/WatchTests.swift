@@ -131,6 +131,26 @@ final class WatcherProcess {
         #expect(watcher.stop() == 0)
     }
 
+    /// Regression: the watcher applied a batch by the files' identities (size, mtime, inode), so
+    /// a save of the same size that kept the old mtime (`cp -p`, `rsync -t`, or two saves within
+    /// one clock tick) was named by the kernel's event and still not read: the watcher vouched
+    /// for an index that missed it.
+    @Test func aSaveThatKeepsTheSizeAndMtimeIsIndexedAllTheSame() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Quince\n\nalpha word\n", to: vault + "/Inbox/Quince.md")
+        let watcher = try WatcherProcess(vault: vault, temp: temp)
+        #expect(watcher.waitUntilReady(), "\(CLI.read(watcher.err))")
+        #expect(Self.search("alpha", in: vault).stdout == "Inbox/Quince.md\n")
+        // The same number of bytes, written in place (same inode), the old mtime put back.
+        #expect(CLI.sh("touch -r Inbox/Quince.md /tmp/.sheaf-quince-$$ && printf '# Quince\\n\\nbravo word\\n' > Inbox/Quince.md"
+                       + " && touch -r /tmp/.sheaf-quince-$$ Inbox/Quince.md && rm /tmp/.sheaf-quince-$$", in: vault).status == 0)
+        let r = Self.search("bravo", in: vault)
+        #expect(r.stdout == "Inbox/Quince.md\n" && Self.vouched(r), "\(r.stderr)")
+        #expect(Self.search("alpha", in: vault).stdout.isEmpty)
+        #expect(watcher.stop() == 0)
+    }
+
     @Test func aGitCheckoutOfAnotherBranchIsIndexed() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
