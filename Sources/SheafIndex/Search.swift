@@ -56,11 +56,15 @@ extension NoteIndex {
         var hits: [SearchHit]
         var readWhole: [Bool] = []  // notes read only in part when indexed: snippets need the full parse
         do {
-            hits = try pool.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                    readWhole.append((row["warnings"] as String).isEmpty)
-                    return SearchHit(path: row["path"], title: row["title"],
-                                     modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+            if !query.terms.isEmpty && conditions.isEmpty {
+                (hits, readWhole) = try pool.read { db in try Self.topRanked(db, match: match, limit: options.limit) }
+            } else {
+                hits = try pool.read { db in
+                    try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                        readWhole.append((row["warnings"] as String).isEmpty)
+                        return SearchHit(path: row["path"], title: row["title"],
+                                         modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+                    }
                 }
             }
         } catch {
@@ -83,6 +87,33 @@ extension NoteIndex {
             }
         }
         return hits
+    }
+
+    /// The best `limit` notes for a MATCH without catalog conditions, in the order of the joined
+    /// query (score, then the most recently modified): the full-text rows are ranked alone and
+    /// the catalog is looked up only for the best of them, not for each of thousands of matches.
+    /// Rows past the `limit`-th live one are read while they tie with it, so the recency order
+    /// among equal scores is kept; rows without a catalog row (dead rows of edited notes, left
+    /// until the next compaction) are skipped.
+    static func topRanked(_ db: Database, match: String, limit: Int) throws -> ([SearchHit], [Bool]) {
+        let limit = limit < 0 ? Int.max : limit  // as SQL's LIMIT: a negative one is none
+        guard limit > 0 else { return ([], []) }
+        let ranked = try Row.fetchCursor(db, sql: "SELECT rowid, bm25(note_fts, \(weights)) AS score FROM note_fts WHERE note_fts MATCH ? ORDER BY score",
+                                         arguments: [match])
+        let lookup = try db.cachedStatement(sql: "SELECT path, title, modified, warnings FROM notes WHERE fts_rowid = ?")
+        var found: [(hit: SearchHit, readWhole: Bool)] = []
+        while let row = try ranked.next() {
+            let score: Double = row[1]
+            if found.count >= limit, let last = found.last, score > last.hit.score { break }
+            let rowid: Int64 = row[0]
+            guard let note = try Row.fetchOne(lookup, arguments: [rowid]) else { continue }
+            found.append((SearchHit(path: note[0], title: note[1], modified: Date(timeIntervalSince1970: note[2]), score: score),
+                          (note[3] as String).isEmpty))
+        }
+        // Stable: equal scores by recency, as `ORDER BY score, n.modified DESC`.
+        found.sort { $0.hit.score != $1.hit.score ? $0.hit.score < $1.hit.score : $0.hit.modified > $1.hit.modified }
+        let best = found.prefix(limit)
+        return (best.map(\.hit), best.map(\.readWhole))
     }
 
     // MARK: - FTS5

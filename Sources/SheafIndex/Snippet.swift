@@ -24,7 +24,7 @@ enum Snippet {
             fallback = { note.snippet }
         }
         for raw in body.split(whereSeparator: \.isNewline) {
-            let line = MarkdownScan.plainLine(String(raw).trimmingCharacters(in: .whitespaces))
+            let line = MarkdownScan.plainLine(trimmingWhitespace(raw))
             guard !line.isEmpty else { continue }
             let found = highlighter.matches(in: line)
             if !found.isEmpty { return pieces(line, found) }
@@ -32,6 +32,21 @@ enum Snippet {
         let line = fallback()
         return pieces(line, highlighter.matches(in: line))
     }
+
+    /// `line` without the white space at its ends, as Foundation's `trimmingCharacters(in:
+    /// .whitespaces)` trims it, by scalars, without bridging every line of a note through
+    /// NSString: ASCII answered here, any other end scalar asked of the same character set.
+    static func trimmingWhitespace(_ line: Substring) -> String {
+        let scalars = line.unicodeScalars
+        func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+            s.isASCII ? s == " " || s == "\t" : whitespaces.contains(s)
+        }
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isWhitespace($0) })!
+        return String(scalars[first...last])
+    }
+
+    private static let whitespaces = CharacterSet.whitespaces
 
     /// At most `width` characters of `line`, starting a little before the first match, as
     /// pieces; `true` marks a match.
