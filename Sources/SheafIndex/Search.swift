@@ -43,25 +43,25 @@ extension NoteIndex {
         let sql: String
         if !query.terms.isEmpty {
             sql = """
-                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings
+                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings, n.hash, n.snippet
                 FROM note_fts JOIN notes n ON n.fts_rowid = note_fts.rowid
                 WHERE note_fts MATCH ?\(whereExtra)
                 ORDER BY score, n.modified DESC LIMIT ?
                 """
             arguments = [match] + arguments + [options.limit]
         } else {
-            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
+            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings, n.hash, n.snippet FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
             arguments.append(options.limit)
         }
         var hits: [SearchHit]
-        var readWhole: [Bool] = []  // notes read only in part when indexed: snippets need the full parse
+        var indexed: [Snippet.Indexed] = []  // what the index holds of each hit, for its snippet
         do {
             if !query.terms.isEmpty && conditions.isEmpty {
-                (hits, readWhole) = try pool.read { db in try Self.topRanked(db, match: match, limit: options.limit) }
+                (hits, indexed) = try pool.read { db in try Self.topRanked(db, match: match, limit: options.limit) }
             } else {
                 hits = try pool.read { db in
                     try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                        readWhole.append((row["warnings"] as String).isEmpty)
+                        indexed.append(Snippet.Indexed(readWhole: (row["warnings"] as String).isEmpty, hash: row["hash"], snippet: row["snippet"]))
                         return SearchHit(path: row["path"], title: row["title"],
                                          modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
                     }
@@ -78,7 +78,7 @@ extension NoteIndex {
                     var done = hits
                     for i in done.indices {
                         done[i].snippet = Snippet.make(vault: vault, path: done[i].path, highlighter: highlighter,
-                                                       wasReadWhole: readWhole[i])
+                                                       indexed: indexed[i])
                     }
                     return done
                 }
@@ -95,25 +95,25 @@ extension NoteIndex {
     /// Rows past the `limit`-th live one are read while they tie with it, so the recency order
     /// among equal scores is kept; rows without a catalog row (dead rows of edited notes, left
     /// until the next compaction) are skipped.
-    static func topRanked(_ db: Database, match: String, limit: Int) throws -> ([SearchHit], [Bool]) {
+    static func topRanked(_ db: Database, match: String, limit: Int) throws -> ([SearchHit], [Snippet.Indexed]) {
         let limit = limit < 0 ? Int.max : limit  // as SQL's LIMIT: a negative one is none
         guard limit > 0 else { return ([], []) }
         let ranked = try Row.fetchCursor(db, sql: "SELECT rowid, bm25(note_fts, \(weights)) AS score FROM note_fts WHERE note_fts MATCH ? ORDER BY score",
                                          arguments: [match])
-        let lookup = try db.cachedStatement(sql: "SELECT path, title, modified, warnings FROM notes WHERE fts_rowid = ?")
-        var found: [(hit: SearchHit, readWhole: Bool)] = []
+        let lookup = try db.cachedStatement(sql: "SELECT path, title, modified, warnings, hash, snippet FROM notes WHERE fts_rowid = ?")
+        var found: [(hit: SearchHit, indexed: Snippet.Indexed)] = []
         while let row = try ranked.next() {
             let score: Double = row[1]
             if found.count >= limit, let last = found.last, score > last.hit.score { break }
             let rowid: Int64 = row[0]
             guard let note = try Row.fetchOne(lookup, arguments: [rowid]) else { continue }
             found.append((SearchHit(path: note[0], title: note[1], modified: Date(timeIntervalSince1970: note[2]), score: score),
-                          (note[3] as String).isEmpty))
+                          Snippet.Indexed(readWhole: (note[3] as String).isEmpty, hash: note[4], snippet: note[5])))
         }
         // Stable: equal scores by recency, as `ORDER BY score, n.modified DESC`.
         found.sort { $0.hit.score != $1.hit.score ? $0.hit.score < $1.hit.score : $0.hit.modified > $1.hit.modified }
         let best = found.prefix(limit)
-        return (best.map(\.hit), best.map(\.readWhole))
+        return (best.map(\.hit), best.map(\.indexed))
     }
 
     // MARK: - FTS5

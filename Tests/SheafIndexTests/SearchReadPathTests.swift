@@ -55,7 +55,7 @@ import Testing
                 let (hits, readWhole) = try index.pool.read { db in try NoteIndex.topRanked(db, match: match, limit: limit) }
                 let expected = try index.pool.read { db in try joined(db, match: match, limit: limit) }
                 #expect(hits.map(\.path) == expected, "\(word), limit \(limit)")
-                #expect(readWhole.count == hits.count)
+                #expect(readWhole.count == hits.count && readWhole.allSatisfy { !$0.hash.isEmpty })
                 #expect(!hits.contains { $0.path == "edited.md" && word == "running" })
             }
         }
@@ -98,5 +98,51 @@ import Testing
         for s in samples {
             #expect(Snippet.trimmingWhitespace(Substring(s)) == s.trimmingCharacters(in: .whitespaces), "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+    }
+}
+
+extension SearchReadPathTests {
+    /// The lines a snippet is looked for in are `split(whereSeparator: \.isNewline)`'s, found one
+    /// at a time: every kind of line end, CR LF, empty lines, combining marks after a line end.
+    @Test func snippetLinesAreTheLinesOfSplit() {
+        let ends = ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\n\n", "\r\n\r\n"]
+        let words = ["a", "run", "e\u{301}", "\u{301}x", "日本", " ", "", "\t"]
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["", "\n", "\r\n", "one", "one\n", "\none", "a\r\nb\rc\nd"]
+        for _ in 0..<2000 {
+            texts.append((0..<Int.random(in: 1...10, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? ends.randomElement(using: &generator)! : words.randomElement(using: &generator)!
+            }.joined())
+        }
+        for text in texts {
+            var lines: [Substring] = []
+            Snippet.forEachLine(of: text) { lines.append($0); return true }
+            let split: [String] = text.split(whereSeparator: \.isNewline).map { String($0) }
+            #expect(lines.map { String($0) } == split, "\(text.debugDescription)")
+            var first: [Substring] = []
+            Snippet.forEachLine(of: text) { first.append($0); return false }
+            let firstOfSplit: [String] = text.split(whereSeparator: \.isNewline).prefix(1).map { String($0) }
+            #expect(first.map { String($0) } == firstOfSplit)
+        }
+    }
+
+    /// A note whose body holds none of the words (it matched by its title) gets its start as the
+    /// snippet: the one the index stored when the file is as indexed, the file's own once edited.
+    @Test func aTitleOnlyHitsSnippetIsTheNotesStartAsItIsNow() throws {
+        let (vault, root) = try vault([("t.md", "---\ntitle: Running\ntags: [x]\n---\nFirst words of the body.\n\nMore.\n", 1_700_000_000)])
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let query = try SearchQuery.parse("running")
+        let before = try index.search(query, vault: vault)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/t.md")))
+        let expected: [String] = [Note(path: "t.md", bytes: bytes).snippet]
+        let snippets: [String] = before.map { $0.snippet.map(\.text).joined() }
+        #expect(snippets == expected)
+        #expect(before.first?.snippet.isEmpty == false)
+        // Edited after the index read it (no scan): the snippet is the file's, not the stored one.
+        try write(root, "t.md", "---\ntitle: Running\ntags: [x]\n---\nOther words now.\n", mtime: 1_700_000_100)
+        let after = try index.search(query, vault: vault)
+        let now: String = after.first.map { $0.snippet.map(\.text).joined() } ?? ""
+        #expect(now.contains("Other words now"))
     }
 }

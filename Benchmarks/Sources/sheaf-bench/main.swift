@@ -7,7 +7,7 @@
 //   swift run -c release --package-path Benchmarks sheaf-bench [sync|start] --notes 10000 [--sheaf PATH]
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-search --notes 10000 (WatchBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
-//       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
+//       [--runs 7] [--word running] [--common-word with] [--baseline SHEAF] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //
 // Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
 // folder (`v<N>`, seed 1) and copied for each run, so the generated vault is never modified.
@@ -30,6 +30,10 @@ struct Options {
     var sheaf: String?
     var runs = 7
     var word = "running"
+    /// `watch-search`: a word most notes hold (the search ranks thousands of matches).
+    var commonWord = "with"
+    /// `watch-search`: another sheaf binary timed in the same runs, against the same watcher.
+    var baseline: String?
     var work = "/tmp/sheaf-bench"
     /// `hash` mode: the size of the file hashed.
     var megabytes = 512
@@ -48,6 +52,8 @@ struct Options {
             case "--sheaf": sheaf = value()
             case "--runs": runs = max(1, Int(value()) ?? runs); runsGiven = true
             case "--word": word = value()
+            case "--common-word": commonWord = value()
+            case "--baseline": baseline = value()
             case "--work": work = value()
             case "--vault": vault = value()
             case "--megabytes": megabytes = Int(value()) ?? megabytes
