@@ -94,26 +94,37 @@ extension NoteIndex {
     /// the catalog is looked up only for the best of them, not for each of thousands of matches.
     /// Rows past the `limit`-th live one are read while they tie with it, so the recency order
     /// among equal scores is kept; rows without a catalog row (dead rows of edited notes, left
-    /// until the next compaction) are skipped.
+    /// until the next compaction) are skipped. The ranking asks SQLite for a window of `limit`
+    /// + the dead rows + 1, so it keeps only that many in its sorter instead of sorting every
+    /// match; when the window runs out before the answer is sure (more dead rows or ties than
+    /// counted), it asks again without one.
     static func topRanked(_ db: Database, match: String, limit: Int) throws -> ([SearchHit], [Snippet.Indexed]) {
         let limit = limit < 0 ? Int.max : limit  // as SQL's LIMIT: a negative one is none
         guard limit > 0 else { return ([], []) }
-        let ranked = try Row.fetchCursor(db, sql: "SELECT rowid, bm25(note_fts, \(weights)) AS score FROM note_fts WHERE note_fts MATCH ? ORDER BY score",
-                                         arguments: [match])
+        let dead = max(0, try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'") ?? 0)
+        var window: Int? = limit.addingReportingOverflow(dead + 1).overflow ? nil : limit + dead + 1
         let lookup = try db.cachedStatement(sql: "SELECT path, title, modified, warnings, hash, snippet FROM notes WHERE fts_rowid = ?")
-        var found: [(hit: SearchHit, indexed: Snippet.Indexed)] = []
-        while let row = try ranked.next() {
-            let score: Double = row[1]
-            if found.count >= limit, let last = found.last, score > last.hit.score { break }
-            let rowid: Int64 = row[0]
-            guard let note = try Row.fetchOne(lookup, arguments: [rowid]) else { continue }
-            found.append((SearchHit(path: note[0], title: note[1], modified: Date(timeIntervalSince1970: note[2]), score: score),
-                          Snippet.Indexed(readWhole: (note[3] as String).isEmpty, hash: note[4], snippet: note[5])))
+        while true {
+            let ranked = try Row.fetchCursor(db, sql: "SELECT rowid, bm25(note_fts, \(weights)) AS score FROM note_fts WHERE note_fts MATCH ? ORDER BY score LIMIT ?",
+                                             arguments: [match, window ?? -1])
+            var found: [(hit: SearchHit, indexed: Snippet.Indexed)] = []
+            var read = 0, sure = false
+            while let row = try ranked.next() {
+                read += 1
+                let score: Double = row[1]
+                if found.count >= limit, let last = found.last, score > last.hit.score { sure = true; break }
+                let rowid: Int64 = row[0]
+                guard let note = try Row.fetchOne(lookup, arguments: [rowid]) else { continue }
+                found.append((SearchHit(path: note[0], title: note[1], modified: Date(timeIntervalSince1970: note[2]), score: score),
+                              Snippet.Indexed(readWhole: (note[3] as String).isEmpty, hash: note[4], snippet: note[5])))
+            }
+            // Every row was read (fewer than the window): the answer is sure too.
+            if !sure, let size = window, read >= size { window = nil; continue }
+            // Stable: equal scores by recency, as `ORDER BY score, n.modified DESC`.
+            found.sort { $0.hit.score != $1.hit.score ? $0.hit.score < $1.hit.score : $0.hit.modified > $1.hit.modified }
+            let best = found.prefix(limit)
+            return (best.map(\.hit), best.map(\.indexed))
         }
-        // Stable: equal scores by recency, as `ORDER BY score, n.modified DESC`.
-        found.sort { $0.hit.score != $1.hit.score ? $0.hit.score < $1.hit.score : $0.hit.modified > $1.hit.modified }
-        let best = found.prefix(limit)
-        return (best.map(\.hit), best.map(\.indexed))
     }
 
     // MARK: - FTS5
