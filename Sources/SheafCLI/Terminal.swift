@@ -17,8 +17,9 @@ enum Terminal {
         case .always: return true
         case .never: return false
         case .auto:
-            let env = ProcessInfo.processInfo.environment
-            return stdoutIsTTY && (env["NO_COLOR"].map(\.isEmpty) ?? true) && env["TERM"] != "dumb"
+            // Asked for every bold or dim piece: getenv, not a dictionary of the whole environment each time.
+            guard stdoutIsTTY else { return false }
+            return (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true) && getenv("TERM").map { String(cString: $0) } != "dumb"
         }
     }
     /// `--no-pager`.

@@ -326,6 +326,24 @@ public struct MarkdownScan: Sendable, Equatable {
 
     /// A line with markdown punctuation removed, for snippets.
     static func plainText(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
+        // Most lines hold nothing to remove: no byte of the syntax below, and no list marker or
+        // quote to start with. Such a line comes out as it went in, without the walk by Characters.
+        if p < end, b[p] != 0x3E, b[p] != 0x2D, b[p] != 0x2B, !b[p..<end].contains(where: isSnippetSyntax) {
+            return String(String(decoding: b[p..<end], as: UTF8.self).trimmingBlanks)
+        }
+        return plainTextByCharacters(b, p, end)
+    }
+
+    /// `!`, `[`, `*`, `_`, backtick and `~`: the bytes `plainTextByCharacters` may remove.
+    private static func isSnippetSyntax(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x5B, 0x2A, 0x5F, 0x60, 0x7E: return true
+        default: return false
+        }
+    }
+
+    /// `plainText` the long way, for any line.
+    static func plainTextByCharacters(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
         var text = String(decoding: b[p..<end], as: UTF8.self)
         // List markers and quotes at the start.
         while let first = text.first, first == ">" || first == "-" || first == "*" || first == "+" {

@@ -21,7 +21,8 @@ public enum RebuildReason: String, Sendable {
 }
 
 public final class NoteIndex: @unchecked Sendable {
-    private(set) var pool: DatabasePool
+    /// A pool for commands that may write; one read-only connection for a query (`queryOnly`).
+    private(set) var pool: any DatabaseWriter
     public let path: String
     /// Set when this open created the database anew; the next scan reads every file.
     public private(set) var rebuildReason: RebuildReason?
@@ -90,15 +91,19 @@ public final class NoteIndex: @unchecked Sendable {
     /// Opens the existing index to answer from it as it is, without changing it: nil when there
     /// is none that can answer (missing, damaged, being created, of another format). When the
     /// folder or disk cannot be written, it is opened read-only (`isReadOnly`).
-    public static func openForReading(vault: Vault) throws(SheafError) -> NoteIndex? {
+    ///
+    /// `queryOnly`: the caller only reads (a search). The index is then one read-only connection
+    /// (`isReadOnly`), not a pool: no writer connection, no journal-mode set-up, and closing it
+    /// never checkpoints or deletes the WAL, which the last writable connection to close does.
+    public static func openForReading(vault: Vault, queryOnly: Bool = false) throws(SheafError) -> NoteIndex? {
         let path = vault.stateDirectory + "/index.sqlite"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         var lastError: any Error = SheafError("cannot open the index")
-        for mode in [ReadMode.normal, .readOnly, .immutable] {
+        for mode in queryOnly ? [ReadMode.readOnly, .immutable] : [.normal, .readOnly, .immutable] {
             do {
-                let pool = try open(path, mode: mode)
-                guard try schemaState(pool) == .current, try !needsRebuild(pool) else { return nil }
-                return NoteIndex(path: path, pool: pool, readOnly: mode != .normal)
+                let reader: any DatabaseWriter = queryOnly ? try openQueue(path, mode: mode) : try open(path, mode: mode)
+                guard try canAnswer(reader) else { return nil }
+                return NoteIndex(path: path, pool: reader, readOnly: mode != .normal)
             } catch {
                 if isCorruption(error) { return nil }
                 lastError = error
@@ -107,7 +112,15 @@ public final class NoteIndex: @unchecked Sendable {
         throw describe(lastError, path: path, writing: false)
     }
 
-    private init(path: String, pool: DatabasePool, readOnly: Bool) {
+    /// Whether an opened index can answer as it is: at the current schema, not marked for a
+    /// rebuild. One read transaction (it also turns a garbage file into SQLITE_NOTADB now).
+    private static func canAnswer(_ reader: any DatabaseWriter) throws -> Bool {
+        try reader.read { db in
+            try schemaState(db) == .current && !needsRebuild(db)
+        }
+    }
+
+    private init(path: String, pool: any DatabaseWriter, readOnly: Bool) {
         self.path = path
         self.pool = pool
         self.atomicBuild = false
@@ -154,6 +167,22 @@ public final class NoteIndex: @unchecked Sendable {
     enum ReadMode { case normal, readOnly, immutable }
 
     private static func open(_ path: String, mode: ReadMode = .normal) throws -> DatabasePool {
+        let pool = try DatabasePool(path: location(path, mode), configuration: configuration(mode))
+        // Reading the schema here turns a garbage file into SQLITE_NOTADB now, not mid-command.
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        return pool
+    }
+
+    /// One read-only connection (`openForReading` with `queryOnly`); `mode` is not `.normal`.
+    private static func openQueue(_ path: String, mode: ReadMode) throws -> DatabaseQueue {
+        var config = configuration(mode)
+        // A query reads pages all over the file (the FTS postings, then a catalog row and a
+        // document size per hit): mapped, they are read without a system call and a copy each.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        return try DatabaseQueue(path: location(path, mode), configuration: config)
+    }
+
+    private static func configuration(_ mode: ReadMode) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.readonly = mode != .normal
@@ -165,13 +194,13 @@ public final class NoteIndex: @unchecked Sendable {
             db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
             try FolderFilter.register(db)  // `in:` and `ls --folder`
         }
-        // A WAL database in a folder that cannot be written opens only as immutable (SQLite
-        // cannot create its -shm file there): a URI, which Debian's SQLite accepts.
-        let location = mode == .immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
-        let pool = try DatabasePool(path: location, configuration: config)
-        // Reading the schema here turns a garbage file into SQLITE_NOTADB now, not mid-command.
-        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-        return pool
+        return config
+    }
+
+    /// A WAL database in a folder that cannot be written opens only as immutable (SQLite
+    /// cannot create its -shm file there): a URI, which Debian's SQLite accepts.
+    private static func location(_ path: String, _ mode: ReadMode) -> String {
+        mode == .immutable ? "file:" + uriEscaped(path) + "?immutable=1" : path
     }
 
     private static func uriEscaped(_ path: String) -> String {
@@ -181,22 +210,28 @@ public final class NoteIndex: @unchecked Sendable {
     }
 
     /// Whether the database has every migration this Sheaf knows and no other.
-    static func schemaState(_ pool: DatabasePool) throws -> SchemaState {
+    static func schemaState(_ pool: any DatabaseReader) throws -> SchemaState {
+        try pool.read { db in try schemaState(db) }
+    }
+
+    static func schemaState(_ db: Database) throws -> SchemaState {
         let migrator = Schema.migrator
-        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        let applied = try migrator.appliedIdentifiers(db)
         let known = Set(migrator.migrations)
         if !applied.isSubset(of: known) { return .unknown }  // from a newer Sheaf
         return applied == known ? .current : .behind
     }
 
-    static func needsRebuild(_ pool: DatabasePool) throws -> Bool {
-        try pool.read { db in
-            guard try db.tableExists("meta") else { return false }
-            return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'needs_rebuild'") != nil
-        }
+    static func needsRebuild(_ pool: any DatabaseReader) throws -> Bool {
+        try pool.read { db in try needsRebuild(db) }
     }
 
-    private static func migrate(_ pool: DatabasePool) throws {
+    static func needsRebuild(_ db: Database) throws -> Bool {
+        guard try db.tableExists("meta") else { return false }
+        return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'needs_rebuild'") != nil
+    }
+
+    private static func migrate(_ pool: any DatabaseWriter) throws {
         guard try schemaState(pool) != .unknown else { throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "index from a newer Sheaf") }
         try Schema.migrator.migrate(pool)
         // No `PRAGMA quick_check` here: it reads every page (38 ms at 10k notes, on every

@@ -353,10 +353,10 @@ struct BatchWriter {
         var writes: [(Int64?, IndexedNote)] = []
     }
 
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
     private var nextFtsRowid: Int64
 
-    init(pool: DatabasePool) throws {
+    init(pool: any DatabaseWriter) throws {
         self.pool = pool
         nextFtsRowid = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'next_fts_rowid'") } ?? 1
     }

@@ -43,24 +43,28 @@ extension NoteIndex {
         let sql: String
         if !query.terms.isEmpty {
             sql = """
-                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings
+                SELECT n.path, n.title, n.modified, bm25(note_fts, \(Self.weights)) AS score, n.warnings, n.hash, n.snippet
                 FROM note_fts JOIN notes n ON n.fts_rowid = note_fts.rowid
                 WHERE note_fts MATCH ?\(whereExtra)
                 ORDER BY score, n.modified DESC LIMIT ?
                 """
             arguments = [match] + arguments + [options.limit]
         } else {
-            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
+            sql = "SELECT n.path, n.title, n.modified, 0.0 AS score, n.warnings, n.hash, n.snippet FROM notes n WHERE 1\(whereExtra) ORDER BY n.modified DESC LIMIT ?"
             arguments.append(options.limit)
         }
         var hits: [SearchHit]
-        var readWhole: [Bool] = []  // notes read only in part when indexed: snippets need the full parse
+        var indexed: [Snippet.Indexed] = []  // what the index holds of each hit, for its snippet
         do {
-            hits = try pool.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                    readWhole.append((row["warnings"] as String).isEmpty)
-                    return SearchHit(path: row["path"], title: row["title"],
-                                     modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+            if !query.terms.isEmpty && conditions.isEmpty {
+                (hits, indexed) = try pool.read { db in try Self.topRanked(db, match: match, limit: options.limit) }
+            } else {
+                hits = try pool.read { db in
+                    try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                        indexed.append(Snippet.Indexed(readWhole: (row["warnings"] as String).isEmpty, hash: row["hash"], snippet: row["snippet"]))
+                        return SearchHit(path: row["path"], title: row["title"],
+                                         modified: Date(timeIntervalSince1970: row["modified"]), score: row["score"])
+                    }
                 }
             }
         } catch {
@@ -74,7 +78,7 @@ extension NoteIndex {
                     var done = hits
                     for i in done.indices {
                         done[i].snippet = Snippet.make(vault: vault, path: done[i].path, highlighter: highlighter,
-                                                       wasReadWhole: readWhole[i])
+                                                       indexed: indexed[i])
                     }
                     return done
                 }
@@ -83,6 +87,44 @@ extension NoteIndex {
             }
         }
         return hits
+    }
+
+    /// The best `limit` notes for a MATCH without catalog conditions, in the order of the joined
+    /// query (score, then the most recently modified): the full-text rows are ranked alone and
+    /// the catalog is looked up only for the best of them, not for each of thousands of matches.
+    /// Rows past the `limit`-th live one are read while they tie with it, so the recency order
+    /// among equal scores is kept; rows without a catalog row (dead rows of edited notes, left
+    /// until the next compaction) are skipped. The ranking asks SQLite for a window of `limit`
+    /// + the dead rows + 1, so it keeps only that many in its sorter instead of sorting every
+    /// match; when the window runs out before the answer is sure (more dead rows or ties than
+    /// counted), it asks again without one.
+    static func topRanked(_ db: Database, match: String, limit: Int) throws -> ([SearchHit], [Snippet.Indexed]) {
+        let limit = limit < 0 ? Int.max : limit  // as SQL's LIMIT: a negative one is none
+        guard limit > 0 else { return ([], []) }
+        let dead = max(0, try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'") ?? 0)
+        var window: Int? = limit.addingReportingOverflow(dead + 1).overflow ? nil : limit + dead + 1
+        let lookup = try db.cachedStatement(sql: "SELECT path, title, modified, warnings, hash, snippet FROM notes WHERE fts_rowid = ?")
+        while true {
+            let ranked = try Row.fetchCursor(db, sql: "SELECT rowid, bm25(note_fts, \(weights)) AS score FROM note_fts WHERE note_fts MATCH ? ORDER BY score LIMIT ?",
+                                             arguments: [match, window ?? -1])
+            var found: [(hit: SearchHit, indexed: Snippet.Indexed)] = []
+            var read = 0, sure = false
+            while let row = try ranked.next() {
+                read += 1
+                let score: Double = row[1]
+                if found.count >= limit, let last = found.last, score > last.hit.score { sure = true; break }
+                let rowid: Int64 = row[0]
+                guard let note = try Row.fetchOne(lookup, arguments: [rowid]) else { continue }
+                found.append((SearchHit(path: note[0], title: note[1], modified: Date(timeIntervalSince1970: note[2]), score: score),
+                              Snippet.Indexed(readWhole: (note[3] as String).isEmpty, hash: note[4], snippet: note[5])))
+            }
+            // Every row was read (fewer than the window): the answer is sure too.
+            if !sure, let size = window, read >= size { window = nil; continue }
+            // Stable: equal scores by recency, as `ORDER BY score, n.modified DESC`.
+            found.sort { $0.hit.score != $1.hit.score ? $0.hit.score < $1.hit.score : $0.hit.modified > $1.hit.modified }
+            let best = found.prefix(limit)
+            return (best.map(\.hit), best.map(\.indexed))
+        }
     }
 
     // MARK: - FTS5

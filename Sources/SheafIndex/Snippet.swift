@@ -8,30 +8,78 @@ import SheafCore
 enum Snippet {
     static let width = 160
 
-    /// `wasReadWhole`: the index read the note without a warning, so its body is what follows the
-    /// front-matter block and the YAML need not be parsed (Yams was most of a snippet's cost).
-    static func make(vault: Vault, path: String, highlighter: Highlighter, wasReadWhole: Bool = false) -> [(text: String, match: Bool)] {
+    /// What the index holds of a hit: whether it read the note without a warning (then its body
+    /// is what follows the front-matter block and the YAML need not be parsed: Yams was most of
+    /// a snippet's cost), the blob id of the bytes it read, and the note's own snippet (its start).
+    struct Indexed {
+        var readWhole: Bool
+        var hash: String
+        var snippet: String
+    }
+
+    static func make(vault: Vault, path: String, highlighter: Highlighter, indexed: Indexed? = nil) -> [(text: String, match: Bool)] {
         guard let read = NoteBytes.read(vault.absolute(path)) else { return [] }
         let data = read.bytes
         let body: String
         let fallback: () -> String
-        if wasReadWhole, case .whole = read, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
+        if let indexed, indexed.readWhole, case .whole = read, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
             body = NoteDocument(text: text).body
-            fallback = { MarkdownScan(body: body).snippet }
+            // The note's start, as the index stored it when the bytes are those it read.
+            fallback = { GitBlobID.of(data) == indexed.hash ? indexed.snippet : MarkdownScan(body: body).snippet }
         } else {
             let note = Note(path: path, read: read)
             body = note.body
             fallback = { note.snippet }
         }
-        for raw in body.split(whereSeparator: \.isNewline) {
-            let line = MarkdownScan.plainLine(String(raw).trimmingCharacters(in: .whitespaces))
-            guard !line.isEmpty else { continue }
-            let found = highlighter.matches(in: line)
-            if !found.isEmpty { return pieces(line, found) }
+        var found: [(text: String, match: Bool)]?
+        forEachLine(of: body) { raw in
+            let line = MarkdownScan.plainLine(trimmingWhitespace(raw))
+            guard !line.isEmpty else { return true }
+            let matches = highlighter.matches(in: line)
+            if matches.isEmpty { return true }
+            found = pieces(line, matches)
+            return false
         }
+        if let found { return found }
         let line = fallback()
         return pieces(line, highlighter.matches(in: line))
     }
+
+    /// Calls `visit` with each non-empty line of `text` until it returns false: the pieces of
+    /// `text.split(whereSeparator: \.isNewline)`, found one at a time. Every scalar that is a
+    /// newline Character on its own (CR, LF, VT, FF, NEL, U+2028, U+2029) is a grapheme break on
+    /// both sides, and CR LF leaves an empty piece between, which is skipped: the same lines.
+    static func forEachLine(of text: String, _ visit: (Substring) -> Bool) {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var i = start
+        while i < scalars.endIndex {
+            switch scalars[i].value {
+            case 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
+                if start < i, !visit(text[start..<i]) { return }
+                i = scalars.index(after: i)
+                start = i
+            default:
+                i = scalars.index(after: i)
+            }
+        }
+        if start < scalars.endIndex { _ = visit(text[start...]) }
+    }
+
+    /// `line` without the white space at its ends, as Foundation's `trimmingCharacters(in:
+    /// .whitespaces)` trims it, by scalars, without bridging every line of a note through
+    /// NSString: ASCII answered here, any other end scalar asked of the same character set.
+    static func trimmingWhitespace(_ line: Substring) -> String {
+        let scalars = line.unicodeScalars
+        func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+            s.isASCII ? s == " " || s == "\t" : whitespaces.contains(s)
+        }
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isWhitespace($0) })!
+        return String(scalars[first...last])
+    }
+
+    private static let whitespaces = CharacterSet.whitespaces
 
     /// At most `width` characters of `line`, starting a little before the first match, as
     /// pieces; `true` marks a match.

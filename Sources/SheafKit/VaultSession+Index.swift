@@ -13,13 +13,18 @@ extension VaultSession {
     /// The vault's index, scanned so that any editor's change is seen. `onBusy` is told when the
     /// scan was skipped because another command holds the lock. With `mustUpdate` the command
     /// waits for the lock and fails when the index cannot be written, instead of answering
-    /// from the index as it is.
-    func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false,
+    /// from the index as it is. With `queryOnly` (the caller only reads: a search) an index taken
+    /// as it is (vouched for by a watcher, or while another command holds the lock) is one
+    /// read-only connection, which opens and closes faster than a pool; a later caller that may
+    /// write opens it again.
+    func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false, queryOnly: Bool = false,
                            progress: (@Sendable (Int, Int) -> Void)? = nil,
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
-        if let (index, report) = cachedIndex, !rebuild { return (index, report) }
+        if let (index, report) = cachedIndex, !rebuild, queryOnly || !cachedQueryOnly { return (index, report) }
+        cachedQueryOnly = false
         // A running watcher that has applied every change made so far: no walk, no lock.
-        if !rebuild, !mustUpdate, heldLock == nil, let index = indexVouchedByWatcher() {
+        if !rebuild, !mustUpdate, heldLock == nil, let index = indexVouchedByWatcher(queryOnly: queryOnly) {
+            cachedQueryOnly = queryOnly
             onWatcherVouched?()
             cachedIndex = (index, nil)
             return (index, nil)
@@ -30,7 +35,8 @@ extension VaultSession {
             catch { return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate) }
         }
         if lock == nil {
-            if let index = try NoteIndex.openForReading(vault: vault) {
+            if let index = try NoteIndex.openForReading(vault: vault, queryOnly: queryOnly) {
+                cachedQueryOnly = queryOnly
                 (onBusy ?? onIndexBusy)?()
                 cachedIndex = (index, nil)
                 return (index, nil)

@@ -16,7 +16,7 @@ extension VaultSession {
         do { query = try SearchQuery.parse(text) }
         catch { throw SheafError("cannot read the query", path: text, cause: error.description,
                                  hint: "see `sheaf search --help` for the syntax") }
-        let (index, scan) = try freshIndex(onBusy: onBusy)
+        let (index, scan) = try freshIndex(queryOnly: true, onBusy: onBusy)
         let options = SearchOptions(limit: limit, snippets: snippets)
         let hits = try index.search(query, vault: vault, options: options)
         guard hits.isEmpty, let relaxed = query.relaxed else { return (hits, scan, false) }

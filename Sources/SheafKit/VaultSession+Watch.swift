@@ -220,10 +220,10 @@ extension VaultSession {
 
     /// The index as a running watcher vouches for it: nil unless a watcher runs and answers,
     /// within `watcherAnswerTimeout`, that it has applied every change made before this call.
-    /// Then a read command needs neither the walk nor the lock.
-    func indexVouchedByWatcher() -> NoteIndex? {
+    /// Then a read command needs neither the walk nor the lock. `queryOnly`: see `freshIndex`.
+    func indexVouchedByWatcher(queryOnly: Bool = false) -> NoteIndex? {
         guard let record = WatcherRecord.read(vault), record.state == .running else { return nil }
         guard WatchCookies.ask(vault: vault, timeout: Self.watcherAnswerTimeout) == .fresh else { return nil }
-        return try? NoteIndex.openForReading(vault: vault)
+        return try? NoteIndex.openForReading(vault: vault, queryOnly: queryOnly)
     }
 }

@@ -13,6 +13,8 @@ public final class VaultSession {
     private var cachedRepository: Repository??
     private(set) var cachedCatalog: Catalog?
     var cachedIndex: (NoteIndex, ScanReport?)?
+    /// `cachedIndex` is a read-only connection opened for a query (`freshIndex(queryOnly:)`).
+    var cachedQueryOnly = false
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
     var heldLock: VaultLock?
     /// Told when a read command answers from the index as it is, because another command holds the lock.

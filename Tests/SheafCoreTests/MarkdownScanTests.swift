@@ -56,4 +56,20 @@ import Testing
     @Test func cyrillicAndCJKTags() {
         #expect(MarkdownScan(body: "#заметка and #日本語").tags == ["заметка", "日本語"])
     }
+
+    /// A line without markdown syntax takes a shortcut in `plainText`: it must give what the walk
+    /// by Characters gives, for lines with and without syntax, combining marks, tabs and CJK.
+    @Test func plainTextShortcutGivesWhatTheLongWayGives() {
+        let pieces = ["a", "run", " ", "\t", "é", "e\u{301}", "日本", "*", "**", "_", "`", "~", "!", "[", "]", "(", ")",
+                      "[[Note|alias]]", "![[img.png]]", "[x](u)", "> ", "- ", "+ ", "#", "\u{00A0}", "\u{301}", "-\u{301}", "|"]
+        var generator = SystemRandomNumberGenerator()
+        var lines = pieces + ["", "  plain words  ", "-x", ">quote", "+plus", "a - b + c > d"]
+        for _ in 0..<3000 {
+            lines.append((0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for line in lines {
+            let bytes = Array(line.utf8)
+            #expect(MarkdownScan.plainText(bytes, 0, bytes.count) == MarkdownScan.plainTextByCharacters(bytes, 0, bytes.count), "\(line.debugDescription)")
+        }
+    }
 }

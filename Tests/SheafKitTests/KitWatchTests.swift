@@ -69,6 +69,11 @@ private final class Reported: @unchecked Sendable {
         let hits = try reader.search("charlie", limit: 10, snippets: false).hits
         #expect(hits.map(\.path) == ["Notes/B.md"])
         #expect(vouched)
+        // The search took the index as one read-only connection; a caller that may write (here
+        // the same session asking again without `queryOnly`) gets a writable one.
+        #expect(reader.cachedIndex?.0.isReadOnly == true)
+        #expect(try reader.freshIndex().0.isReadOnly == false)
+        #expect(try reader.search("charlie", limit: 10, snippets: true).hits.map(\.path) == ["Notes/B.md"])
 
         stopper.stop()
         #expect(reported.wait { $0.ended })

@@ -8,7 +8,7 @@
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-search --notes 10000 (WatchBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-sync --notes 1000 [--runs 50] (WatchSyncBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
-//       [--runs 7] [--word running] [--work /tmp/sheaf-bench] [--vault GENERATED]
+//       [--runs 7] [--word running] [--common-word with] [--baseline SHEAF] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //       sync only: [--reuse] (keep WORK/sync<N> from an earlier run) [--only pull|sync]
 //
 // Without --sheaf it builds sheaf in release first. Vaults are generated once under the work
@@ -33,6 +33,10 @@ struct Options {
     var sheaf: String?
     var runs = 7
     var word = "running"
+    /// `watch-search`: a word most notes hold (the search ranks thousands of matches).
+    var commonWord = "with"
+    /// `watch-search`: another sheaf binary timed in the same runs, against the same watcher.
+    var baseline: String?
     var work = "/tmp/sheaf-bench"
     /// `hash` mode: the size of the file hashed.
     var megabytes = 512
@@ -56,6 +60,8 @@ struct Options {
             case "--sheaf": sheaf = value()
             case "--runs": runs = max(1, Int(value()) ?? runs); runsGiven = true
             case "--word": word = value()
+            case "--common-word": commonWord = value()
+            case "--baseline": baseline = value()
             case "--work": work = value()
             case "--vault": vault = value()
             case "--megabytes": megabytes = Int(value()) ?? megabytes
