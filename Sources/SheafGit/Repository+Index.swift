@@ -11,8 +11,24 @@ extension Repository {
         defer { git_index_free(index) }
         try check(git_index_read(index, 0), "git_index_read")
         let result = try body(index!)
-        try check(git_index_write(index), "git_index_write")
+        try Self.writeIndex(index!)
         return result
+    }
+
+    /// Writes the index, waiting out another git's brief hold on `index.lock` (an editor's git
+    /// plugin or a shell prompt runs `git status` every few seconds, and status takes the lock
+    /// for a moment to refresh the index): up to 40 tries, 25 ms apart, then the error.
+    static func writeIndex(_ index: OpaquePointer) throws(GitError) {
+        var tries = 0
+        while true {
+            do {
+                try check(git_index_write(index), "git_index_write")
+                return
+            } catch where error.code == .locked && tries < 40 {
+                tries += 1
+                usleep(25_000)
+            }
+        }
     }
 
     /// Whether `path` (relative to the work tree) is in the index.

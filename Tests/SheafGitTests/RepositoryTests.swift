@@ -115,3 +115,23 @@ final class ConcurrentFailures: @unchecked Sendable {
     func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }
+
+/// Regression (found in review): plain `git status`, which editors' git plugins run every few
+/// seconds, holds `.git/index.lock` for a moment; a commit that met it failed with "the index is
+/// locked", and the background sync reported a problem and backed off.
+@Suite struct BriefIndexLockTests {
+    @Test func aCommitWaitsOutAnotherGitsBriefHoldOnTheIndex() throws {
+        let dir = TempDir.make("indexlock")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let repo = try Repository.create(workTree: dir)
+        try "a\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        _ = try repo.stageAll()
+        let lock = dir + "/.git/index.lock"
+        _ = FileManager.default.createFile(atPath: lock, contents: Data())
+        let released = Thread { usleep(300_000); unlink(lock) }
+        released.start()
+        let commit = try repo.commitIndex(message: "a", fallbackName: "test")
+        #expect(!commit.id.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: lock))
+    }
+}
