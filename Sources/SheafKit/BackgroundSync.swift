@@ -21,8 +21,8 @@ import Glibc
 ///
 /// `start()` once, `localChanges(_:)` after every batch of changes the watcher applied, and
 /// `stop()` at the end, which returns once a commit or sync that holds the vault's lock has
-/// ended (nothing is left half done); a fetch in progress (no lock, no file of the vault) is
-/// left to the process's end. Every call may come from any thread. `events` is called on the sync's thread.
+/// ended (nothing is left half done); a fetch in progress (no lock, no file of the vault) gets
+/// `fetchGrace` seconds to end, then is left to the process's end. Every call may come from any thread. `events` is called on the sync's thread.
 public final class BackgroundSync: @unchecked Sendable {
     public let vault: Vault
     public let options: BackgroundSyncOptions
@@ -36,6 +36,8 @@ public final class BackgroundSync: @unchecked Sendable {
     /// Whether an attempt holds `.sheaf/lock` (committing, merging, pushing): `stop()` waits for
     /// it to end, and none begins once `stop()` was called.
     private var changing = false
+    /// Whether an attempt is fetching without the lock (`stop()` gives it `fetchGrace`).
+    private var fetching = false
     /// When the last local change was reported (monotonic seconds), and each path's last report.
     private var lastChange: Double?
     private var recentPaths: [String: Double] = [:]
@@ -96,6 +98,13 @@ public final class BackgroundSync: @unchecked Sendable {
         condition.unlock()
     }
 
+    private func setFetching(_ value: Bool) {
+        condition.lock()
+        fetching = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
     private var isStopping: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -116,10 +125,18 @@ public final class BackgroundSync: @unchecked Sendable {
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        // Only a sync that holds the lock is waited for: a fetch (no lock, nothing of the vault
-        // touched) or a wait is simply left, so Ctrl-C is not held up by a silent remote.
-        while started && !finished && changing { condition.wait() }
+        // A sync that holds the lock is waited for to its end. A fetch (no lock, nothing of the
+        // vault touched) is given a few seconds: one that is receiving ends within them and its
+        // ref update (milliseconds) is not cut in half, leaving a stale `.lock` file; one stuck
+        // on a silent remote is left, so Ctrl-C is not held up for the transfer's time limit.
+        let graceEnd = Date(timeIntervalSinceNow: Self.fetchGrace)
+        while started && !finished && (changing || (fetching && Date() < graceEnd)) {
+            _ = condition.wait(until: changing ? .distantFuture : graceEnd)
+        }
     }
+
+    /// How long `stop()` waits for a fetch in progress (seconds).
+    static let fetchGrace = 3.0
 
     // MARK: the loop
 
@@ -208,6 +225,8 @@ public final class BackgroundSync: @unchecked Sendable {
                 // out while edits go on being indexed and other commands run (see fetchWithoutLock).
                 var fetchOptions = SyncOptions()
                 fetchOptions.remote = remote
+                setFetching(true)
+                defer { setFetching(false) }
                 do {
                     try session.fetchWithoutLock(fetchOptions)
                 } catch where error.kind == .offline && !isStopping {
