@@ -34,17 +34,29 @@ public final class VaultFileWriter {
     /// Returning nil means nothing is to be written.
     public typealias Redo = (_ current: [UInt8]?) throws(SheafError) -> [UInt8]?
 
+    /// Keeps a version someone saved in a new file beside `path` and returns that file's path.
+    /// Called only when Sheaf gives up a write after its swap displaced a save it had not seen:
+    /// those bytes were then nowhere else. Kit keeps them as a conflict file.
+    public typealias KeepAside = (_ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String
+
     public let root: String
     private let merge: Merge
+    private let keepAside: KeepAside?
+    /// Called between the identity check and the swap (tests: a save that lands just there).
+    var beforeSwap: ((SafePath) -> Void)?
+    /// How long a replacement keeps trying against a file that keeps changing (seconds). Each
+    /// try redoes the change (a merge) on the new bytes, while the writer holds `.sheaf/lock`.
+    static let giveUpAfter: Double = 30
     private var displaced: [Displaced] = []
     /// Paths where a version someone saved during the write was folded in.
     public private(set) var reconciledPaths: [String] = []
     /// How many displaced inodes are kept open for the late check before the oldest are checked.
     private let maxOpen = 128
 
-    public init(root: String, merge: @escaping Merge) {
+    public init(root: String, merge: @escaping Merge, keepAside: KeepAside? = nil) {
         self.root = root
         self.merge = merge
+        self.keepAside = keepAside
     }
 
     deinit { for d in displaced { close(d.fd) } }
@@ -182,12 +194,14 @@ public final class VaultFileWriter {
         var chosen = mergeIn
         if let redo { chosen = redo }
         return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false,
-                           prepared: prepared)
+                           prepared: prepared, owed: nil)
     }
 
+    /// `owed`: a version someone saved that Sheaf's swap displaced, so far only folded into
+    /// `wanted` in memory; if the write gives up, it is kept beside the file (never dropped).
     private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
                          redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
-                         prepared: Prepared? = nil) throws(SheafError) -> WriteOutcome {
+                         prepared: Prepared? = nil, owed firstOwed: [UInt8]?) throws(SheafError) -> WriteOutcome {
         var prepared = prepared
         try VaultPathGuard.makeFolders(of: path, in: root)
         let full = root + "/" + path.path
@@ -195,7 +209,10 @@ public final class VaultFileWriter {
         var wanted = first
         var redo = first_redo
         var reconciled = startReconciled
+        var owed = firstOwed
+        let giveUp = Date(timeIntervalSinceNow: Self.giveUpAfter)
         for attempt in 0..<100 {
+            if attempt >= 3 && Date() > giveUp { break }
             if attempt >= 3 {
                 // An editor saving in a tight loop: wait a moment (longer each time) for a gap.
                 usleep(UInt32.random(in: 500...UInt32(min(attempt, 20) * 1_000)))
@@ -219,6 +236,7 @@ public final class VaultFileWriter {
             prepared = nil  // a second round writes afresh (an unused preparation deletes itself)
             // The check right before the swap.
             let now = FileIdentity.of(path: full)
+            beforeSwap?(path)
             if !(now?.matches(expected.identity) ?? !expected.exists) {
                 unlink(temp.path); close(temp.fd)
                 let current = try currentState(full, path: path.path)
@@ -282,6 +300,7 @@ public final class VaultFileWriter {
                 throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
             }
             unlink(temp.path)
+            if let theirs { owed = theirs }
             guard let again = try redo(theirs) else { return finishOutcome(path, true) }
             // Sheaf's version is in place now; write the folded version over it, merging with
             // anything saved after it.
@@ -295,8 +314,29 @@ public final class VaultFileWriter {
             }
             reconciled = true
         }
+        if let owed {
+            // The save Sheaf displaced is in no file now: keep it beside the note before saying so.
+            let kept = try (keepAside ?? keepBeside)(path, owed)
+            throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
+                             hint: "a version saved during the write is kept in \(kept); nothing was lost")
+        }
         throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
                          hint: "nothing was lost; run the command again when the editor is idle")
+    }
+
+    /// Without a `KeepAside`: `<stem>.unsaved-<pid>-<n><ext>` beside the file, never over one.
+    private func keepBeside(_ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String {
+        let ext = VaultPath.fileExtension(path.path)
+        let stem = VaultPath.stem(path.path)
+        for n in 1...1000 {
+            let name = VaultPath.fittedName(stem: stem, suffix: ".unsaved-\(getpid())-\(n)", ext: ext)
+            let candidate = VaultPath.join(VaultPath.folder(path.path), name)
+            guard case .success(let safe) = VaultPathGuard.check(candidate, in: root),
+                  FileIdentity.of(path: root + "/" + candidate) == nil else { continue }
+            try create(safe, bytes)
+            return candidate
+        }
+        throw SheafError("cannot keep a version saved during the write", path: path.path)
     }
 
     private func finishOutcome(_ path: SafePath, _ reconciled: Bool) -> WriteOutcome {
@@ -382,7 +422,7 @@ public final class VaultFileWriter {
         _ = try replace(d.path, expected: d.written, wanted: again, mode: nil, redo: { (current) throws(SheafError) in
             guard let current else { return again }
             return merge(d.path.path, mine, current, again)
-        }, reconciled: true)
+        }, reconciled: true, owed: late)
     }
 
     // MARK: - Helpers

@@ -10,9 +10,7 @@ extension VaultSession {
     /// both sides' lines are kept, the user's first (two saves appended at once both stay).
     /// Only a command holding `.sheaf/lock` gets one (`proof`, from `withWriterLock`).
     func fileWriter(_ proof: borrowing WriterLock) -> VaultFileWriter {
-        VaultFileWriter(root: vault.root) { path, base, current, wanted in
-            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
-        }
+        VaultFileWriter.forNotes(root: vault.root)
     }
 
     /// A file's bytes and identity for a command that only reads it.

@@ -136,9 +136,7 @@ public struct WorkTreeUpdate {
 
     private func apply(_ changes: [TreeChange], from: String?, to: String) throws -> Result {
         var result = Result()
-        let writer = VaultFileWriter(root: workTree) { path, base, current, wanted in
-            (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
-        }
+        let writer = VaultFileWriter.forNotes(root: workTree)
         func guarded(_ path: String) -> SafePath? {
             switch VaultPathGuard.check(path, in: workTree) {
             case .success(let safe): return safe
