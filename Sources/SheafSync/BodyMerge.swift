@@ -9,11 +9,16 @@ enum BodyMerge {
     /// The merged bytes with the local side in each real overlap, and the remote side's version
     /// (remote side in each real overlap) when one is left; nil when the merge is clean.
     static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> (local: [UInt8], remote: [UInt8]?) {
-        let plain = Diff3.merge(base: base, ours: ours, theirs: theirs, favor: .none)
+        merge(Diff3.Input(base: base, ours: ours, theirs: theirs))
+    }
+
+    /// `merge` of texts already split and classified (the caller may ask more of them).
+    static func merge(_ input: Diff3.Input) -> (local: [UInt8], remote: [UInt8]?) {
+        let plain = input.merge(favor: .none)
         if plain.clean { return (plain.bytes, nil) }  // git's answer wherever git's merge is clean
-        let regions = Diff3.regions(base: base, ours: ours, theirs: theirs)
+        let regions = input.regions()
         guard regions.contains(where: isBothInserted) else {
-            return Diff3.mergeBothWays(base: base, ours: ours, theirs: theirs)
+            return input.mergeBothWays()
         }
         var local: [UInt8] = [], remote: [UInt8] = [], clean = true
         for region in regions {

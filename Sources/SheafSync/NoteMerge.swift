@@ -5,6 +5,9 @@
 // file, so no conflict marker is ever written into a note.
 import Foundation
 import SheafCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What merging one file's two sides gave.
 public struct FileMerge: Sendable, Equatable {
@@ -59,20 +62,19 @@ public enum NoteMerge {
                     NoteDocument(text: String(decoding: ours, as: UTF8.self)),
                     NoteDocument(text: String(decoding: theirs, as: UTF8.self)))
         guard isNote, parses(docs.0), parses(docs.1), parses(docs.2) else {
-            let lines = BodyMerge.merge(base: base, ours: ours, theirs: theirs)
-            let merged = keepBoth && lines.remote != nil
-                ? Diff3.merge(base: base, ours: ours, theirs: theirs, favor: .union).bytes : lines.local
+            let input = Diff3.Input(base: base, ours: ours, theirs: theirs)
+            let lines = BodyMerge.merge(input)
+            let merged = keepBoth && lines.remote != nil ? input.merge(favor: .union).bytes : lines.local
             return FileMerge(merged: merged, remote: lines.remote, conflictingKeys: [], bodyOverlap: lines.remote != nil)
         }
         let head = FrontMatterMerge.merge(base: docs.0, ours: docs.1, theirs: docs.2)
-        let body = BodyMerge.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
-                                               theirs: Array(docs.2.body.utf8))
+        let bodies = Diff3.Input(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8), theirs: Array(docs.2.body.utf8))
+        let body = BodyMerge.merge(bodies)
         var local = docs.1
         local.frontMatter = head.local
         local.body = String(decoding: body.local, as: UTF8.self)
         if keepBoth && body.remote != nil {
-            let union = Diff3.merge(base: Array(docs.0.body.utf8), ours: Array(docs.1.body.utf8),
-                                            theirs: Array(docs.2.body.utf8), favor: .union)
+            let union = bodies.merge(favor: .union)
             local.body = String(decoding: union.bytes, as: UTF8.self)
         }
         guard head.remote != nil || body.remote != nil else {
@@ -102,7 +104,8 @@ public enum NoteMerge {
 
     /// The bytes as text, nil for binary content.
     static func text(_ bytes: [UInt8]) -> String? {
-        if bytes.contains(0) { return nil }
+        let hasNUL = bytes.withUnsafeBufferPointer { $0.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+        if hasNUL { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 

@@ -3,6 +3,10 @@
 // or added a BOM, changed no line), then writes the result in the local side's shape, so lines
 // the remote side brought do not mix their endings into the note (docs/merging.md, "Byte shape").
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct TextShape {
     static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
@@ -18,14 +22,17 @@ struct TextShape {
         hasBOM = bytes.starts(with: Self.bom)
         var lf = 0, crlf = 0
         var first: String? = nil
-        var byLine: [[UInt8]: [String]] = [:]
-        Self.forEachLine(bytes) { content, ending in
+        Self.forEachLine(bytes) { _, ending in
             guard let ending else { return }
             if ending == "\n" { lf += 1 } else { crlf += 1 }
             if first == nil { first = ending }
-            byLine[Array(content), default: []].append(ending)
         }
         if lf > 0 && crlf > 0 {
+            // Mixed endings only: each line's ending by its bytes.
+            var byLine: [[UInt8]: [String]] = [:]
+            Self.forEachLine(bytes) { content, ending in
+                if let ending { byLine[Array(content), default: []].append(ending) }
+            }
             ending = lf == crlf ? first! : (lf > crlf ? "\n" : "\r\n")
             endings = byLine
         } else if let first {
@@ -70,14 +77,22 @@ struct TextShape {
     /// ("\n", "\r\n", or nil for a last line without one).
     private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>, String?) -> Void) {
         var start = bytes.starts(with: Self.bom) ? 3 : 0
-        var i = start
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "\n") {
-                let crlf = i > start && bytes[i - 1] == UInt8(ascii: "\r")
-                body(bytes[start..<(crlf ? i - 1 : i)], crlf ? "\r\n" : "\n")
-                start = i + 1
+        // Line breaks found with memchr (a byte loop in Swift is slow in debug builds).
+        let breaks: [Int] = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var found: [Int] = []
+            var at = start
+            while at < buffer.count, let hit = memchr(base + at, 10, buffer.count - at) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                found.append(i)
+                at = i + 1
             }
-            i += 1
+            return found
+        }
+        for i in breaks {
+            let crlf = i > start && bytes[i - 1] == UInt8(ascii: "\r")
+            body(bytes[start..<(crlf ? i - 1 : i)], crlf ? "\r\n" : "\n")
+            start = i + 1
         }
         if start < bytes.count { body(bytes[start...], nil) }
     }
