@@ -18,7 +18,7 @@ final class BusyEditor {
         stopFile = temp.path + "/editor-\(UUID().uuidString).stop"
         let script = """
         i=0
-        while [ ! -e "$STOP" ]; do
+        while [ ! -e "$STOP" ] && kill -0 "$PARENT" 2>/dev/null; do
           for f in "$@"; do
             i=$((i+1))
             if [ $((i % 2)) -eq 0 ]; then
@@ -34,7 +34,8 @@ final class BusyEditor {
         done
         """
         pid = Spawn.start("/bin/sh", ["-c", script, "editor"] + files, in: folder,
-                          environment: ["PATH": "/usr/bin:/bin", "LOG": log, "STOP": stopFile])!
+                          environment: ["PATH": "/usr/bin:/bin", "LOG": log, "STOP": stopFile,
+                                        "PARENT": String(getpid())])!  // a killed test run stops it too
     }
 
     /// Stops the editor and returns the saves it made: (file, line).

@@ -111,7 +111,7 @@ import Testing
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
         let editor = BusyEditor(files: [Self.note], in: vault, temp: temp)
-        let rounds = longTests ? 200 : 16
+        let rounds = longTests ? 200 : 8
         var gaveUp = 0, done = 0
         for k in 0..<rounds {
             // What a script does: read the note, hash what it read (storing the blob), write.
