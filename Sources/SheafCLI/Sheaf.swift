@@ -39,7 +39,7 @@ public struct Sheaf: ParsableCommand {
             Glibc.exit(2)
         }
         do {
-            var command = try parseAsRoot(try CommandNames.searchArguments(arguments))
+            var command = try parse(try CommandNames.searchArguments(arguments))
             try command.run()
             Glibc.exit(0)
         } catch let error as SheafError {
@@ -58,5 +58,21 @@ public struct Sheaf: ParsableCommand {
             if !message.isEmpty { Terminal.err(message.hasPrefix("Error:") ? "sheaf: " + message.dropFirst(7) : message) }
             Glibc.exit(2)
         }
+    }
+
+    /// The command line parsed by the named command's own tree when that parse succeeds:
+    /// ArgumentParser's parse from the root builds and checks the tree of every command first
+    /// (several milliseconds of a process whose whole work may be 5, as git's merge driver).
+    /// Help, completion requests and anything that does not parse go through the whole tree, so
+    /// usage lines and messages still name `sheaf`.
+    static func parse(_ arguments: [String]) throws -> ParsableCommand {
+        let special = ["-h", "--help", "help", "--version", "--generate-completion-script", "--experimental-dump-help"]
+        if let first = arguments.first,
+           !arguments.contains(where: { word in special.contains(word) || word.hasPrefix("--generate-completion-script=") || word.hasPrefix("---") }),
+           let type = configuration.subcommands.first(where: { $0._commandName == first }),
+           let command = try? type.parseAsRoot(Array(arguments.dropFirst())) {
+            return command
+        }
+        return try parseAsRoot(arguments)
     }
 }

@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct Attach: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "attach",
         abstract: "Copy files beside a note, embed them in it and make their thumbnails.",
         discussion: "Each file is copied into the note's folder (a name already taken gets a number: photo 2.jpg) and embedded at the end of the note as ![[name]], or ![](name) when the note's links are mostly markdown links.")
@@ -23,7 +23,7 @@ struct Attach: ParsableCommand {
 }
 
 struct Thumb: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "thumb",
         abstract: "Print the thumbnail path of attachments, making the thumbnails that are missing.",
         discussion: "Thumbnails are JPEGs of 256 px on the long edge in .sheaf/thumbnails/, named by the attachment's content; they are a cache and never committed.")
@@ -43,7 +43,7 @@ struct Thumb: ParsableCommand {
 }
 
 struct GC: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "gc",
         abstract: "Delete thumbnails that no attachment uses any more.")
 

@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct Attachments: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "attachments",
         abstract: "List attachments: path, type, size, dimensions, thumbnail and the notes that link to each.",
         discussion: "Every file in the vault that is not a note is an attachment. This command records new files but makes no thumbnails (sheaf index, attach and thumb do). Exits 1 when --orphans finds none.")

@@ -3,13 +3,13 @@ import SheafCore
 import SheafKit
 
 struct Config: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "config",
         abstract: "Read or change device-local settings (.sheaf/config.toml).",
         subcommands: [Get.self, Set.self])
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a setting.")
+        static let configuration = CommandConfiguration.sheaf(commandName: "get", abstract: "Print a setting.")
         @Argument(help: "The key: device or remote.") var key: String
         @OptionGroup var global: GlobalOptions
 
@@ -22,7 +22,7 @@ struct Config: ParsableCommand {
     }
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change a setting.")
+        static let configuration = CommandConfiguration.sheaf(commandName: "set", abstract: "Change a setting.")
         @Argument(help: "The key: device or remote.") var key: String
         @Argument(help: "The new value.") var value: String
         @OptionGroup var global: GlobalOptions

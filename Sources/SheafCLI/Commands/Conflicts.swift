@@ -5,7 +5,7 @@ import SheafKit
 extension ConflictKeep: ExpressibleByArgument {}
 
 struct Conflicts: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "conflicts",
         abstract: "List conflict files: the remote side of edits that overlapped, beside each note.",
         discussion: "Settle one with `sheaf resolve NOTE`, or by deleting the conflict file after copying what you want from it. Exits 1 when there are none.")
@@ -29,7 +29,7 @@ struct Conflicts: ParsableCommand {
 }
 
 struct Resolve: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "resolve",
         abstract: "Settle a note's conflict: keep the local note, the remote version, or both.",
         discussion: "--keep local deletes the conflict file; --keep remote puts the remote version into the note; --keep both turns the conflict file into an ordinary note beside it. --edit opens the note and its conflict files in your editor first. The change is committed by the next commit or sync.")

@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct Daily: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "daily",
         abstract: "Open or create the daily note of today (or of DATE).",
         discussion: """

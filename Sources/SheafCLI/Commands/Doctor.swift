@@ -3,7 +3,7 @@ import Foundation
 import SheafKit
 
 struct Doctor: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "doctor",
         abstract: "Check the vault's health: links, orphans, names, conflict markers, git and the index.",
         discussion: """

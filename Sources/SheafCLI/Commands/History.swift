@@ -6,7 +6,7 @@ import SheafCore
 import SheafKit
 
 struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "log",
         abstract: "List the vault's commits, or the commits that changed one note.",
         discussion: "A note's log follows its renames and includes deleted notes: name one by the path it had. Each line: short commit id, date, author, what happened to the note, the commit's summary, and the note's path then when it differs. `sheaf show NOTE@ID` prints a version; `sheaf restore NOTE --at ID` brings it back.")
@@ -45,7 +45,7 @@ struct Log: ParsableCommand {
 }
 
 struct Restore: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "restore",
         abstract: "Bring back an earlier version of a note, or a deleted note.",
         discussion: "Without --at: the last committed version; for a deleted note the one before the deletion, for an existing note the one of the last commit (undoing the edits since). The version goes to the note's path, or for a deleted note to the path it had. Nothing is committed: the next commit or sync records it.")

@@ -3,7 +3,7 @@ import Foundation
 import SheafKit
 
 struct Index: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "index",
         abstract: "Bring the search index up to date with the files.",
         discussion: "Every read command does this first; run it yourself after large changes, or with --rebuild to start the index afresh. The index is a cache in .sheaf/index.sqlite: deleting it costs one rebuild.")

@@ -3,7 +3,7 @@ import Foundation
 import SheafKit
 
 struct Init: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "init",
         abstract: "Make a folder a vault, without changing any file in it.",
         discussion: "Creates a git repository (branch main) only if there is none, creates .sheaf/, and lists .sheaf/ and volatile editor files in .git/info/exclude. Commits nothing.")

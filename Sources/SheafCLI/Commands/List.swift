@@ -5,7 +5,7 @@ import SheafKit
 extension NoteSort: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "ls",
         abstract: "List notes: title, modified time, snippet.",
         discussion: "Exits 1 when a --folder or --tag filter matched nothing.")

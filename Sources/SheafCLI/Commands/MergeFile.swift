@@ -6,7 +6,7 @@ import SheafCore
 import SheafKit
 
 struct MergeFile: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "merge-file",
         abstract: "Merge two versions of a note against their ancestor, as sync does.",
         discussion: "Writes the merged note to stdout (or -o OUT), never over its inputs. Where edits overlap the result keeps OURS; --conflict-out gets THEIRS's side. Exits 0 when clean, 1 on overlap.")
@@ -37,7 +37,7 @@ struct MergeFile: ParsableCommand {
 }
 
 struct InstallMergeDriver: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "install-merge-driver",
         abstract: "Make plain `git merge` merge notes the way sheaf does.",
         discussion: "Registers `sheaf merge-file` as git's merge driver for *.md and *.markdown in this vault (.git/config and .git/info/attributes; nothing committed). On overlap git's copy of the note keeps the local side without markers, the remote side is written beside it as a conflict file, and git marks the path conflicted.")

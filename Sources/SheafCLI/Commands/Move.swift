@@ -2,7 +2,7 @@ import ArgumentParser
 import SheafKit
 
 struct Move: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "mv",
         abstract: "Move or rename a note and update the links to it.",
         discussion: """
@@ -32,7 +32,7 @@ struct Move: ParsableCommand {
 }
 
 struct Remove: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "rm",
         abstract: "Delete a note, keeping it in git history.",
         discussion: "Commits the vault first, so the note's last text is in history, then deletes the file and commits the deletion.")

@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct New: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "new",
         abstract: "Create a note.",
         discussion: "Writes id, title, created and tags as front-matter. The body comes from --body; `--body -` reads it from standard input (which is otherwise never read, so `while read t; do sheaf new \"$t\"; done` makes one note per line). Prints the new note's path.")

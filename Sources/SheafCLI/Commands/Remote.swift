@@ -3,7 +3,7 @@ import SheafCore
 import SheafKit
 
 struct Remote: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "remote",
         abstract: "List, add or remove remotes (any git URL: a path, file://, ssh://, user@host:path, https://, git://).",
         subcommands: [RemoteList.self, RemoteAdd.self, RemoteRemove.self],
@@ -11,7 +11,7 @@ struct Remote: ParsableCommand {
 }
 
 struct RemoteList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the remotes.")
+    static let configuration = CommandConfiguration.sheaf(commandName: "list", abstract: "List the remotes.")
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
@@ -26,7 +26,7 @@ struct RemoteList: ParsableCommand {
 }
 
 struct RemoteAdd: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a remote.")
+    static let configuration = CommandConfiguration.sheaf(commandName: "add", abstract: "Add a remote.")
     @Argument(help: "Its name, such as origin.") var name: String
     @Argument(help: "Its URL.") var url: String
     @OptionGroup var global: GlobalOptions
@@ -37,7 +37,7 @@ struct RemoteAdd: ParsableCommand {
 }
 
 struct RemoteRemove: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a remote.", aliases: ["rm"])
+    static let configuration = CommandConfiguration.sheaf(commandName: "remove", abstract: "Remove a remote.", aliases: ["rm"])
     @Argument(help: "The remote's name.") var name: String
     @OptionGroup var global: GlobalOptions
 
@@ -53,7 +53,7 @@ struct RemoteListJSON: Encodable {
 }
 
 struct Clone: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "clone",
         abstract: "Make a new vault from a remote one.",
         discussion: "Creates DIR with the remote's notes, remote `origin` set, and the index built.")

@@ -3,7 +3,7 @@ import Foundation
 import SheafKit
 
 struct Search: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "search",
         abstract: "Find notes. Exits 0 when something matched, 1 when nothing did.",
         discussion: """
@@ -51,7 +51,7 @@ struct Search: ParsableCommand {
 }
 
 struct Backlinks: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "backlinks", abstract: "List the notes that link to a note.")
+    static let configuration = CommandConfiguration.sheaf(commandName: "backlinks", abstract: "List the notes that link to a note.")
     @Argument(help: "The note.", completion: Completions.notes) var note: String
     @Flag(help: "Print JSON.") var json = false
     @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false

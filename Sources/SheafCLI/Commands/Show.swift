@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "show",
         abstract: "Print a note.",
         discussion: "Prints the file as it is. --json gives its parsed fields, links and body.")
@@ -52,7 +52,7 @@ struct Show: ParsableCommand {
 }
 
 struct Edit: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Open a note in $VISUAL or $EDITOR.")
+    static let configuration = CommandConfiguration.sheaf(commandName: "edit", abstract: "Open a note in $VISUAL or $EDITOR.")
     @Argument(help: "The note.", completion: Completions.notes) var note: String?
     @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Pick the note with fzf.") var interactive = false
     @OptionGroup var global: GlobalOptions
@@ -67,7 +67,7 @@ struct Edit: ParsableCommand {
 }
 
 struct Append: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "append",
         abstract: "Add text at the end of a note.",
         discussion: """
@@ -97,7 +97,7 @@ struct Append: ParsableCommand {
 }
 
 struct Write: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "write",
         abstract: "Replace a note's content with standard input.",
         discussion: """

@@ -4,7 +4,7 @@ import SheafCore
 import SheafKit
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "status",
         abstract: "Show uncommitted changes and how the vault stands against its remote.",
         discussion: "Ahead and behind count commits as of the last pull or push; status itself never uses the network.")

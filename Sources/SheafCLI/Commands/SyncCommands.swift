@@ -7,7 +7,7 @@ import SheafCore
 import SheafKit
 
 struct Commit: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "commit",
         abstract: "Record every change in the vault as one commit.",
         discussion: "pull, push, sync and rm do this on their own first. The message lists the paths: `sheaf: <device>: 2 edited, 1 added`.")
@@ -57,7 +57,7 @@ struct RemoteOptions: ParsableArguments {
 }
 
 struct Pull: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "pull",
         abstract: "Fetch the remote's commits and merge them, note by note.",
         discussion: "Local changes are committed first. Edits that overlap leave a conflict file beside the note (exit 1); the note itself never holds conflict markers. --dry-run fetches and prints what a pull would do to each path, changing nothing else.")
@@ -97,7 +97,7 @@ struct Pull: ParsableCommand {
 }
 
 struct Push: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "push",
         abstract: "Send local commits to the remote.",
         discussion: "Local changes are committed first. A push the remote refuses needs a pull first; `sheaf sync` does both.")
@@ -110,7 +110,7 @@ struct Push: ParsableCommand {
 }
 
 struct SyncCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "sync",
         abstract: "Commit, pull and merge, then push.",
         discussion: "A push refused because the remote moved meanwhile is retried after a new pull, up to 3 times. Offline, the local commit is kept and sync exits 75.")

@@ -2,14 +2,14 @@ import ArgumentParser
 import SheafKit
 
 struct Tags: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "tags",
         abstract: "List tags with counts, or add and remove a note's tags.",
         subcommands: [ListTags.self, Add.self, RemoveTags.self],
         defaultSubcommand: ListTags.self)
 
     struct ListTags: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every tag with its number of notes.")
+        static let configuration = CommandConfiguration.sheaf(commandName: "list", abstract: "Every tag with its number of notes.")
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var global: GlobalOptions
 
@@ -31,7 +31,7 @@ struct Tags: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sheaf(
             commandName: "add",
             abstract: "Add tags to a note's front-matter, in the style its tags list already uses.")
         @Argument(help: "The note.", completion: Completions.notes) var note: String
@@ -48,7 +48,7 @@ struct Tags: ParsableCommand {
     }
 
     struct RemoveTags: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sheaf(
             commandName: "remove",
             abstract: "Remove tags from a note's front-matter.",
             discussion: "Inline #tags in the body are left alone: edit the note to remove them.")

@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.sheaf(
         commandName: "watch",
         abstract: "Keep the index fresh as files change, and sync in the background.",
         discussion: "Runs in the foreground until interrupted (Ctrl-C or SIGTERM). While it runs, read commands such as search answer without walking the vault. One watcher per vault: a second one exits with code 2, naming the first. See docs/watch.md.")
