@@ -131,7 +131,8 @@ public final class BackgroundSync: @unchecked Sendable {
         // on a silent remote is left, so Ctrl-C is not held up for the transfer's time limit.
         let graceEnd = Date(timeIntervalSinceNow: Self.fetchGrace)
         while started && !finished && (changing || (fetching && Date() < graceEnd)) {
-            _ = condition.wait(until: changing ? .distantFuture : graceEnd)
+            // (Foundation's wait(until: .distantFuture) traps on Linux: the deadline overflows.)
+            if changing { condition.wait() } else { _ = condition.wait(until: graceEnd) }
         }
     }
 
