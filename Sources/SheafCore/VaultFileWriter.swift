@@ -46,7 +46,7 @@ public final class VaultFileWriter {
     var beforeSwap: ((SafePath) -> Void)?
     /// How long a replacement keeps trying against a file that keeps changing (seconds). Each
     /// try redoes the change (a merge) on the new bytes, while the writer holds `.sheaf/lock`.
-    static let giveUpAfter: Double = 10
+    static let giveUpAfter: Double = 30
     private var displaced: [Displaced] = []
     /// Paths where a version someone saved during the write was folded in.
     public private(set) var reconciledPaths: [String] = []
