@@ -102,6 +102,14 @@ extension Repository {
         try check(git_remote_lookup(&remote, handle, name), "git_remote_lookup")
         defer { git_remote_free(remote) }
         let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        if let path = Self.localRemotePath(url), !FileManager.default.fileExists(atPath: path) {
+            // A remote folder that is not there (an unmounted drive, a moved folder): libgit2
+            // would say "unsupported URL protocol". Like a network that does not answer, it is
+            // unreachable: local commits wait.
+            var error = GitError(function: "git_remote_lookup", code: .notFound, message: "no folder at \(path)")
+            error.transferFailure = .unreachable
+            throw error
+        }
         try trustConfiguredAuthorities()
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }

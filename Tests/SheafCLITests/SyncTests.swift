@@ -126,6 +126,21 @@ import TestSupport
         #expect(r.git(0, ["log", "-1", "--format=%s"]).stdout.hasPrefix("sheaf: r0: 1 edited"))
     }
 
+    /// Regression: a remote folder that is gone (an unmounted drive, a moved folder) was
+    /// reported as "unsupported URL protocol" (libgit2's word for a path it cannot open).
+    @Test func aRemoteFolderThatIsGoneIsUnreachableAndNamed() throws {
+        let r = Replicas(1, samples: false)
+        try FileManager.default.moveItem(atPath: r.bare, toPath: r.bare + ".away")
+        r.write(0, "Start.md", "# Start\n\nchanged while the drive is away\n")
+        let result = r.sync(0)
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.contains("no folder at \(r.bare)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("unsupported URL protocol"))
+        try FileManager.default.moveItem(atPath: r.bare + ".away", toPath: r.bare)
+        #expect(r.sync(0).status == 0)
+        #expect(runProcess("/usr/bin/git", ["--git-dir", r.bare, "log", "-1", "--format=%s"], in: r.temp.path).stdout.contains("1 edited"))
+    }
+
     @Test func noRemoteIsAnErrorThatSaysWhatToDo() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
