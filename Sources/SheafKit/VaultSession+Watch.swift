@@ -61,7 +61,9 @@ extension VaultSession {
     /// waited for: the command walks as it would without a watcher.
     /// `SHEAF_WATCHER_WAIT_MS` sets another (tests on a loaded machine wait longer).
     static let watcherAnswerTimeout: Double = {
-        if let text = getenv("SHEAF_WATCHER_WAIT_MS"), let ms = Double(String(cString: text)), ms >= 0 { return ms / 1000 }
+        if let text = getenv("SHEAF_WATCHER_WAIT_MS"), let ms = Double(String(cString: text)), ms >= 0, ms <= 60_000 {
+            return ms / 1000  // (longer, or not a number: ignored; poll(2) takes an Int32 of ms)
+        }
         return 0.05
     }()
 
@@ -89,17 +91,22 @@ extension VaultSession {
             serial.send(event)
         }
         let claim = try WatcherClaim.claim(vault)
-        var background: BackgroundSync?
-        defer { background?.stop() }  // before the claim goes: a sync in progress ends first
         defer {
             unlink(WatcherRecord.path(vault))  // still holding the claim: no newer watcher's record
             withExtendedLifetime(claim) {}
         }
+        var background: BackgroundSync?
+        // Declared after the claim's defer, so it runs before it: a sync in progress ends while
+        // this process still holds the claim and its record.
+        defer { background?.stop() }
         var batching = WatchOptions()
         batching.quietPeriod = options.quietPeriod
         batching.maxLatency = max(options.maxLatency, options.quietPeriod)
         let watcher = try VaultWatcher(vault: vault, filter: try watchFilter(), options: batching, stop: stopper.signal)
         report(.started(pid: getpid(), folders: watcher.watchedFolders))
+        if let why = watcher.cannotVouch {
+            report(.warning(VaultWarning(path: ".", message: why + "; read commands walk the vault as without a watcher")))
+        }
         for (folder, why) in watcher.unwatchedFolders {
             report(.problem(SheafError("cannot watch a folder; read commands walk the vault meanwhile", path: folder.isEmpty ? "." : folder, cause: why)))
         }

@@ -27,6 +27,9 @@ final class FolderWatches {
 
     func markMissing(_ folder: String, _ why: String) { missing[PathKey(folder)] = why }
 
+    /// Forgets every folder that could not be watched (a new listing marks those that still cannot).
+    func clearMissing() { missing = [:] }
+
     /// Forgets a descriptor the kernel dropped (IN_IGNORED).
     func forget(_ wd: Int32) {
         guard let path = pathOf.removeValue(forKey: wd) else { return }
@@ -61,6 +64,8 @@ final class FolderWatches {
 /// What a walk of a folder tree found while adding watches.
 struct TreeScan {
     var files: [String] = []
+    /// The files among `files` that are symlinks (a note indexed through its target's bytes).
+    var symlinks: [String] = []
     var folders: [String] = []
     var failures: [String] = []
     var warnings: [String] = []
@@ -103,7 +108,9 @@ extension FolderWatches {
                 guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: if filter.follows(path, isFolder: true) { stack.append(path) }
-                case S_IFREG, S_IFLNK: if filter.follows(path, isFolder: false) { scan.files.append(path) }
+                case S_IFREG: if filter.follows(path, isFolder: false) { scan.files.append(path) }
+                case S_IFLNK:
+                    if filter.follows(path, isFolder: false) { scan.files.append(path); scan.symlinks.append(path) }
                 default: break
                 }
             }

@@ -52,6 +52,14 @@ public final class VaultWatcher {
     private var lastEvent: Double = 0
     private var sequence = 0
     private var rootGone = false
+    /// When watches were last tried again for folders that could not be watched.
+    private var lastRetry: Double = 0
+    /// Symlinked files: a note indexed through its target, whose edits raise events under the
+    /// target's path only. Every batch reports them changed (their content hash decides).
+    private var symlinks: [PathKey: String] = [:]
+    /// Why this watcher can never vouch (a file system whose changes made elsewhere raise no
+    /// inotify event), or nil.
+    public private(set) var cannotVouch: String?
 
     /// Starts watching every folder of `vault` that `filter` follows (and `.sheaf/cookies`).
     /// Changes made from now on are seen; the caller scans once after this returns to catch up
@@ -76,7 +84,31 @@ public final class VaultWatcher {
             throw SheafError("cannot watch the vault", path: vault.root, cause: scan.failures.first ?? "the folder is gone")
         }
         warnings += scan.warnings
+        remember(scan)
         rules.refresh(vault: vault, queue: queue)
+        cannotVouch = Self.unwatchableFileSystem(vault.root)
+    }
+
+    /// Network and FUSE file systems: inotify sees only the changes made through this machine's
+    /// kernel, not an edit on the server, another client or the Windows side of WSL.
+    static func unwatchableFileSystem(_ path: String) -> String? {
+        // statfs(2) is in glibc but not in Swift's Glibc module: looked up by name. Its struct
+        // starts with f_type (a long on Linux's 64-bit targets); 256 bytes hold the whole struct.
+        typealias StatFS = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "statfs") else { return nil }
+        let call = unsafeBitCast(symbol, to: StatFS.self)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        guard call(path, buffer) == 0 else { return nil }
+        let type = Int64(buffer.load(as: Int.self)) & 0xFFFF_FFFF
+        let kinds: [Int64: String] = [0x6969: "NFS", 0x517B: "SMB", 0xFF53_4D42: "CIFS", 0xFE53_4D42: "SMB2",
+                                      0x6573_5546: "FUSE", 0x0102_1997: "9P", 0x0BD0_0BD0: "Lustre", 0x564C: "NCP",
+                                      0x7375_7245: "Coda", 0x5346_414F: "AFS", 0x0122_5F5A: "Ceph"]
+        return kinds[type].map { "the vault is on \($0), where changes made elsewhere raise no inotify event" }
+    }
+
+    private func remember(_ scan: TreeScan) {
+        for link in scan.symlinks { symlinks[PathKey(link)] = link }
     }
 
     /// How many folders are watched.
@@ -89,7 +121,7 @@ public final class VaultWatcher {
     }
 
     /// Whether every folder the walk would enter is watched.
-    public var isComplete: Bool { folders.missing.isEmpty }
+    public var isComplete: Bool { folders.missing.isEmpty && cannotVouch == nil }
 
     /// Replaces the rules of what is followed (after a batch with `rulesChanged`, from the
     /// rules as they are now): folders the new rules follow are watched, those they ignore are
@@ -208,6 +240,8 @@ public final class VaultWatcher {
                 operations.append(folderAppeared(path))  // readable again, say
             }
         } else if event.has(IN_CREATE) {
+            var info = stat()
+            if lstat(vault.absolute(path), &info) == 0, info.st_mode & S_IFMT == S_IFLNK { symlinks[PathKey(path)] = path }
             operations.append(.add(path))
         } else if event.has(IN_DELETE) {
             operations.append(.remove(path))
@@ -223,6 +257,7 @@ public final class VaultWatcher {
         let scan = folders.watchTree(path, vault: vault, queue: queue, filter: filter)
         for failure in scan.failures { needRescan(failure) }
         warnings += scan.warnings
+        remember(scan)
         return .many(scan.files.map(Operation.add))
     }
 
@@ -234,8 +269,18 @@ public final class VaultWatcher {
             return .many([])
         }
         folders.renameSubtree(from: from, to: to)
-        let scan = folders.watchTree(to, vault: vault, queue: queue, filter: filter, addWatches: false)
+        // Listed with watches: rules that depend on the path (an anchored .gitignore line,
+        // Obsidian's excluded folders) may follow a subfolder here that they did not follow
+        // under the old name (a watch on a watched folder gives its own descriptor back), and
+        // a subfolder they no longer follow leaves.
+        let scan = folders.watchTree(to, vault: vault, queue: queue, filter: filter)
+        for failure in scan.failures { needRescan(failure) }
         warnings += scan.warnings
+        remember(scan)
+        let listed = Set(scan.folders.map(PathKey.init))
+        for (_, folder) in folders.subtree(to) where !listed.contains(PathKey(folder)) && folders.watch(folder) != nil {
+            folderLeft(folder, to: "a place the rules no longer follow")
+        }
         return .many(scan.files.map { .rename(from + String($0.dropFirst(to.count)), $0) })
     }
 
@@ -261,6 +306,9 @@ public final class VaultWatcher {
     // MARK: - Batches
 
     private func makeBatch() -> WatchBatch? {
+        // Folders that could not be watched are tried again, at most every 30 s (each try lists
+        // the vault), until every one is watched: then the watcher vouches again.
+        if !folders.missing.isEmpty, WatchClock.now() - lastRetry > 30 { resyncNeeded = true }
         if resyncNeeded { resync() }
         if !folders.missing.isEmpty {
             let why = folders.missing.values.sorted().first ?? ""
@@ -277,7 +325,10 @@ public final class VaultWatcher {
             case .waiting: break
             }
         }
-        if reasons.isEmpty { operations.forEach(fold) }  // a rescan replaces the set
+        if reasons.isEmpty {
+            operations.forEach(fold)  // a rescan replaces the set
+            if !changes.isEmpty { for link in symlinks.values { changes.change(link) } }
+        }
         let filter = self.filter
         changes = changes.filter { filter.follows($0.path, isFolder: false) }
         let batch = WatchBatch(sequence: sequence + 1, changes: changes, rescanNeeded: !reasons.isEmpty,
@@ -297,9 +348,13 @@ public final class VaultWatcher {
     /// watch yet) and drop watches of folders no longer in the vault.
     private func resync() {
         resyncNeeded = false
+        lastRetry = WatchClock.now()
         let before = Set(folders.pathOf.keys)
+        folders.clearMissing()  // the listing marks again those that still cannot be watched
         let scan = folders.watchTree("", vault: vault, queue: queue, filter: filter)
         warnings += scan.warnings
+        symlinks = [:]
+        remember(scan)
         let live = Set(scan.folders.compactMap { folders.watch($0) })
         for wd in before.subtracting(live) {
             folders.forget(wd)

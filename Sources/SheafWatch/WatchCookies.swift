@@ -82,6 +82,7 @@ public enum WatchCookies {
             }
         }
         unlink(path)  // nobody answered: take the question back
+        unlink(path + staleSuffix)  // (or a "stale" came just too late: take that away too)
         return .noAnswer
     }
 

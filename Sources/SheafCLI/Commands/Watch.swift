@@ -22,7 +22,9 @@ struct Watch: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard interval >= 1, interval.isFinite else { throw ValidationError("--interval must be at least 1 second") }
+        // At most a day: a wait much longer overflows the clock arithmetic Foundation's timed
+        // waits do on Linux (a trap, not an error); to fetch only when edits settle, a day will do.
+        guard interval >= 1, interval <= 86_400 else { throw ValidationError("--interval must be between 1 and 86400 seconds") }
     }
 
     func run() throws {
