@@ -191,11 +191,19 @@ extension VaultSession {
                 invalidate()
                 let index = try NoteIndex(vault: vault, atomicBuild: true)
                 let walker = try walker(forIndex: true)
-                let report = rescan ? try index.scan(vault: vault, walker: walker)
+                var report = rescan ? try index.scan(vault: vault, walker: walker)
                                     : try index.apply(changes, vault: vault, walker: walker, reread: true)
+                var applied = rescan ? report.changes : changes
+                if rescan && !changes.isEmpty {
+                    // The scan trusts size, mtime and inode; a path the events named is read again
+                    // whatever they say (a same-size save within one tick, `cp -p`).
+                    let named = try index.apply(changes, vault: vault, walker: walker, reread: true)
+                    report.warnings += named.warnings
+                    applied = applied.followed(by: named.changes)
+                }
                 try index.finishBuild()
                 for w in report.warnings { events(.warning(VaultWarning(path: w.path, message: w.message))) }
-                return (true, rescan ? report.changes : changes)
+                return (true, applied)
             }
         } catch {
             events(.problem(error))

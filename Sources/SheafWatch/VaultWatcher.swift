@@ -325,10 +325,10 @@ public final class VaultWatcher {
             case .waiting: break
             }
         }
-        if reasons.isEmpty {
-            operations.forEach(fold)  // a rescan replaces the set
-            if !changes.isEmpty { for link in symlinks.values { changes.change(link) } }
-        }
+        // Folded in a rescan too: the scan trusts each file's identity, and the paths events
+        // named are read again whatever it says.
+        operations.forEach(fold)
+        if !changes.isEmpty { for link in symlinks.values { changes.change(link) } }
         let filter = self.filter
         changes = changes.filter { filter.follows($0.path, isFolder: false) }
         let batch = WatchBatch(sequence: sequence + 1, changes: changes, rescanNeeded: !reasons.isEmpty,

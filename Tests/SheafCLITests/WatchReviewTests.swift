@@ -41,6 +41,25 @@ import Testing
         #expect(watcher.stop() == 0)
     }
 
+    /// A batch that needs a rescan (here a .gitignore edit in the same batch) dropped the paths
+    /// its events named, and the scan trusts size and mtime: a same-size save that put the old
+    /// mtime back was missed while the watcher vouched.
+    @Test func aSameSizeSaveInABatchThatRescansIsIndexed() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Quince\n\nalpha word\n", to: vault + "/Inbox/Quince.md")
+        let watcher = try WatcherProcess(vault: vault, temp: temp)
+        #expect(watcher.waitUntilReady(), "\(CLI.read(watcher.err))")
+        #expect(WatchTests.search("alpha", in: vault).stdout == "Inbox/Quince.md\n")
+        #expect(CLI.sh("touch -r Inbox/Quince.md /tmp/.sheaf-quince-$$ && printf '# Quince\\n\\nbravo word\\n' > Inbox/Quince.md"
+                       + " && touch -r /tmp/.sheaf-quince-$$ Inbox/Quince.md && rm /tmp/.sheaf-quince-$$"
+                       + " && echo '*.tmp' >> .gitignore", in: vault).status == 0)
+        let r = WatchTests.search("bravo", in: vault)
+        #expect(r.stdout == "Inbox/Quince.md\n", "\(r.stdout) \(r.stderr)")
+        #expect(WatchTests.search("alpha", in: vault).stdout.isEmpty)
+        #expect(watcher.stop() == 0)
+    }
+
     /// `--interval 1e10` (fetches "never") crashed the sync thread: Foundation's timed wait
     /// overflows its clock arithmetic on Linux. Now refused with a usage error.
     @Test func anIntervalPastADayIsRefusedNotACrash() {
