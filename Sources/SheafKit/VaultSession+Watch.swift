@@ -114,6 +114,7 @@ extension VaultSession {
         // Catch up on what changed before the watches existed.
         let caughtUp = updateIndex(rescan: true, changes: VaultChangeSet(), events: report)
         var indexBehind = !caughtUp.applied
+        var rulesPending = false
         if caughtUp.applied {
             report(.rescanned(reasons: ["catching up with changes made while no watcher ran"], changes: caughtUp.changes))
             if !caughtUp.changes.isEmpty {
@@ -121,7 +122,7 @@ extension VaultSession {
                 afterBatch(caughtUp.changes)
             }
         }
-        if options.sync {
+        if options.sync && !stopper.signal.isStopped {  // (a Ctrl-C during the catch-up: no sync begins)
             // Its first attempt commits what changed while no watcher ran, then fetches.
             background = BackgroundSync(vault: vault, options: options.syncOptions, events: serial.send)
             background?.start()
@@ -136,8 +137,16 @@ extension VaultSession {
                 throw error
             }
             for line in batch.warnings { report(.warning(Self.warning(line))) }
-            if batch.rulesChanged {
-                do { watcher.replaceFilter(try watchFilter()) } catch { report(.problem(error)) }
+            if batch.rulesChanged || rulesPending {
+                // Until the new rules are in place the watches may miss folders they now follow:
+                // the cookies are answered stale, and every batch tries again.
+                do {
+                    watcher.replaceFilter(try watchFilter())
+                    rulesPending = false
+                } catch {
+                    rulesPending = true
+                    report(.problem(error))
+                }
             }
             var changes = batch.changes
             var applied = true
@@ -154,7 +163,7 @@ extension VaultSession {
             if applied && indexBehind { lastProblem = nil }  // back on its feet: say it again next time
             indexBehind = !applied
             // Fresh only once the index holds every change made before each cookie.
-            WatchCookies.acknowledge(batch.cookies, vault: vault, fresh: applied && watcher.isComplete)
+            WatchCookies.acknowledge(batch.cookies, vault: vault, fresh: applied && watcher.isComplete && !rulesPending)
             guard !changes.isEmpty else { continue }
             background?.localChanges(changes)
             if applied { makeWatchedThumbnails(for: changes, events: report) }
