@@ -37,7 +37,7 @@ public final class VaultFileWriter {
     /// Keeps a version someone saved in a new file beside `path` and returns that file's path.
     /// Called only when Sheaf gives up a write after its swap displaced a save it had not seen:
     /// those bytes were then nowhere else. Kit keeps them as a conflict file.
-    public typealias KeepAside = (_ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String
+    public typealias KeepAside = (_ writer: VaultFileWriter, _ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String
 
     public let root: String
     private let merge: Merge
@@ -316,7 +316,8 @@ public final class VaultFileWriter {
         }
         if let owed {
             // The save Sheaf displaced is in no file now: keep it beside the note before saying so.
-            let kept = try (keepAside ?? keepBeside)(path, owed)
+            let kept: String
+            if let keepAside { kept = try keepAside(self, path, owed) } else { kept = try keepBeside(path, owed) }
             throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
                              hint: "a version saved during the write is kept in \(kept); nothing was lost")
         }

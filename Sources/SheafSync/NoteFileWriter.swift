@@ -9,14 +9,13 @@ extension VaultFileWriter {
     public static func forNotes(root: String) -> VaultFileWriter {
         VaultFileWriter(root: root, merge: { path, base, current, wanted in
             (try? NoteMerge.merge(base: base, ours: current, theirs: wanted, isNote: VaultPath.isNote(path), keepBoth: true).merged) ?? current
-        }, keepAside: { (path, bytes) throws(SheafError) -> String in
+        }, keepAside: { (writer, path, bytes) throws(SheafError) -> String in
             let isNote = VaultPath.isNote(path.path)
             let name = ConflictFile.path(for: path.path, time: Date(), device: "saved-during-write") {
                 FileIdentity.of(path: root + "/" + $0) != nil
             }
             let safe = try VaultPathGuard.require(name, in: root)
-            try VaultFileWriter(root: root, merge: { _, _, current, _ in current })
-                .create(safe, ConflictFile.content(remote: bytes, notePath: path.path, isNote: isNote))
+            try writer.create(safe, ConflictFile.content(remote: bytes, notePath: path.path, isNote: isNote))
             return name
         })
     }

@@ -319,8 +319,12 @@ public final class VaultWatcher {
             switch operation {
             case .add(let path): changes.add(path)
             case .change(let path): changes.change(path)
-            case .remove(let path): changes.remove(path)
-            case .rename(let from, let to): changes.rename(from: from, to: to)
+            case .remove(let path):
+                changes.remove(path)
+                symlinks.removeValue(forKey: PathKey(path))
+            case .rename(let from, let to):
+                changes.rename(from: from, to: to)
+                if symlinks.removeValue(forKey: PathKey(from)) != nil { symlinks[PathKey(to)] = to }
             case .many(let list): list.forEach(fold)
             case .waiting: break
             }
