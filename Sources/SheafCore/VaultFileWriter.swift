@@ -415,6 +415,7 @@ public final class VaultFileWriter {
 
     private func settle(_ d: Displaced) throws(SheafError) {
         defer { close(d.fd) }
+        Self.waitUntilClosedElsewhere(d.fd)
         guard let now = FileIdentity.of(descriptor: d.fd), !now.matches(d.identity) else { return }
         let late = try Self.readAll(d.fd, path: d.path.path)
         guard let again = try d.redo(late) else { return }
@@ -427,6 +428,25 @@ public final class VaultFileWriter {
     }
 
     // MARK: - Helpers
+
+    /// Waits (at most 2 s) until no other process holds the displaced file open. A writer that
+    /// opened the file before Sheaf's swap (`echo >> note`) writes into the displaced inode, and
+    /// may do so after a first look; the kernel grants a write lease only while no other
+    /// descriptor of the file is open, and the displaced file has no name any more, so once the
+    /// lease is granted no late write can come. Where leases are refused (not the file's owner,
+    /// a file system without them) it returns at once, as before.
+    static func waitUntilClosedElsewhere(_ fd: Int32) {
+        let setLease: Int32 = 1024, writeLease: Int32 = 1, unlock: Int32 = 2  // F_SETLEASE, F_WRLCK, F_UNLCK
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while true {
+            if fcntl(fd, setLease, writeLease) == 0 {
+                _ = fcntl(fd, setLease, unlock)
+                return
+            }
+            guard errno == EAGAIN, Date() < deadline else { return }
+            usleep(1_000)
+        }
+    }
 
     private func currentState(_ full: String, path: String) throws(SheafError) -> FileState {
         let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

@@ -48,3 +48,34 @@ import Glibc
         #expect(saves.filter { !kept.contains($0) } == [])
     }
 }
+
+/// Regression (a lost save in the --if-match race test): a writer that opened the note before
+/// Sheaf's swap (a shell's `>>`) and wrote after Sheaf's last look at the displaced file lost
+/// that write. `finish()` now waits until nobody else holds the displaced file open.
+@Suite struct LateAppendTests {
+    @Test func anAppendThroughADescriptorOpenedBeforeTheSwapIsKept() throws {
+        let root = TempDir.make("lateappend")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "one\n".write(toFile: root + "/a.md", atomically: true, encoding: .utf8)
+        let writer = VaultFileWriter(root: root) { _, _, current, wanted in
+            let have = Set(String(decoding: current, as: UTF8.self).split(separator: "\n"))
+            let extra = String(decoding: wanted, as: UTF8.self).split(separator: "\n").filter { !have.contains($0) }
+            return current + Array(extra.map { $0 + "\n" }.joined().utf8)
+        }
+        let path = try VaultPathGuard.check("a.md", in: root).get()
+        let state = try writer.read(path)
+        let editor = open(root + "/a.md", O_WRONLY | O_APPEND)  // opened before the swap
+        #expect(editor >= 0)
+        try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8))
+        let late = Thread {
+            usleep(300_000)
+            _ = "late save\n".withCString { write(editor, $0, strlen($0)) }
+            close(editor)
+        }
+        late.start()
+        try writer.finish()
+        let text = try String(contentsOfFile: root + "/a.md", encoding: .utf8)
+        #expect(text.contains("late save"), "\(text)")
+        #expect(text.contains("sheaf"))
+    }
+}
