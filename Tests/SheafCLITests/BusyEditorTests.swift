@@ -13,7 +13,9 @@ final class BusyEditor {
     let stopFile: String
     let pid: pid_t
 
-    init(files: [String], in folder: String, temp: TempDir) {
+    /// `restEvery`: after that many saves the editor rests 0.3 s, as a person typing does (a write
+    /// whose every try is a merge of a growing note may otherwise never find a gap on a busy machine).
+    init(files: [String], in folder: String, temp: TempDir, restEvery: Int = 0) {
         log = temp.path + "/editor-\(UUID().uuidString).log"
         stopFile = temp.path + "/editor-\(UUID().uuidString).stop"
         let script = """
@@ -29,13 +31,14 @@ final class BusyEditor {
             fi
             echo "$f	save-$i" >> "$LOG"
             sleep 0.002
+            if [ "$REST" -gt 0 ] && [ $((i % REST)) -eq 0 ]; then sleep 0.3; fi
             [ -e "$STOP" ] && break
           done
         done
         """
         pid = Spawn.start("/bin/sh", ["-c", script, "editor"] + files, in: folder,
                           environment: ["PATH": "/usr/bin:/bin", "LOG": log, "STOP": stopFile,
-                                        "PARENT": String(getpid())])!  // a killed test run stops it too
+                                        "PARENT": String(getpid()), "REST": String(restEvery)])!  // a killed test run stops it too
     }
 
     /// Stops the editor and returns the saves it made: (file, line).

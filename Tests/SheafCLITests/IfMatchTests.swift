@@ -110,7 +110,7 @@ import Testing
     @Test func aScriptWritingWhileAnEditorSavesNeverOverwritesASave() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
-        let editor = BusyEditor(files: [Self.note], in: vault, temp: temp)
+        let editor = BusyEditor(files: [Self.note], in: vault, temp: temp, restEvery: 40)
         let rounds = longTests ? 200 : 8
         var gaveUp = 0, done = 0
         for k in 0..<rounds {
