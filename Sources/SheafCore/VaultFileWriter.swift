@@ -7,7 +7,10 @@
 // the change is made again on the editor's bytes (`redo`) or merged three ways, and the loop
 // starts over: nothing is renamed over a version Sheaf has not seen. The swap itself is
 // `renameat2(RENAME_EXCHANGE)`, so the version it displaced is still in hand afterwards: if an
-// editor slipped a save in between the check and the swap, that version is folded in too.
+// editor slipped a save in between the check and the swap, a second exchange puts that save back
+// at once (an editor that reloads must not find Sheaf's version without it), and the loop starts
+// over on it. A save made in the instant between the two exchanges comes back to Sheaf in place
+// of its own version and is merged into every further try.
 // A writer that had the file open and writes in place just after the swap writes into the
 // displaced inode; `finish()` looks at every displaced inode once more before the command ends.
 import Foundation
@@ -44,6 +47,8 @@ public final class VaultFileWriter {
     private let keepAside: KeepAside?
     /// Called between the identity check and the swap (tests: a save that lands just there).
     var beforeSwap: ((SafePath) -> Void)?
+    /// Called just after the swap (tests: a save that lands before a displaced save is put back).
+    var afterSwap: ((SafePath) -> Void)?
     /// How long a replacement keeps trying against a file that keeps changing (seconds). Each
     /// try redoes the change (a merge) on the new bytes, while the writer holds `.sheaf/lock`.
     static let giveUpAfter: Double = 30
@@ -194,14 +199,15 @@ public final class VaultFileWriter {
         var chosen = mergeIn
         if let redo { chosen = redo }
         return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false,
-                           prepared: prepared, owed: nil)
+                           prepared: prepared, owed: [])
     }
 
-    /// `owed`: a version someone saved that Sheaf's swap displaced, so far only folded into
-    /// `wanted` in memory; if the write gives up, it is kept beside the file (never dropped).
+    /// `owed`: versions someone saved that are in no file (a swap displaced them, or they were
+    /// written into a displaced file), so far only folded into `wanted` in memory; if the write
+    /// gives up, they are kept beside the file (never dropped).
     private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
                          redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
-                         prepared: Prepared? = nil, owed firstOwed: [UInt8]?) throws(SheafError) -> WriteOutcome {
+                         prepared: Prepared? = nil, owed firstOwed: [[UInt8]]) throws(SheafError) -> WriteOutcome {
         var prepared = prepared
         try VaultPathGuard.makeFolders(of: path, in: root)
         let full = root + "/" + path.path
@@ -264,6 +270,7 @@ public final class VaultFileWriter {
                 guard rc == 0 else { throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(failure))) }
                 return finishOutcome(path, reconciled)
             }
+            let ours = FileIdentity.of(descriptor: temp.fd)  // what Sheaf puts in place, as it puts it there
             let rc = Self.renameat2(temp.path, full, Self.exchange)
             let failure = errno
             if rc != 0 {
@@ -279,9 +286,9 @@ public final class VaultFileWriter {
                 unlink(temp.path); close(temp.fd)
                 throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(failure)))
             }
-            // The temporary name now holds what the target held at the instant of the swap.
-            let ours = FileIdentity.of(descriptor: temp.fd)
             close(temp.fd)
+            afterSwap?(path)
+            // The temporary name now holds what the target held at the instant of the swap.
             let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             let oldIdentity = old >= 0 ? FileIdentity.of(descriptor: old) : nil
             if let oldIdentity, oldIdentity.matches(expected.identity) {
@@ -290,20 +297,58 @@ public final class VaultFileWriter {
                                  written: FileState(bytes: wanted, identity: ours), redo: redo))
                 return finishOutcome(path, reconciled)
             }
-            // Someone saved between the check and the swap: their version is in hand.
+            // Someone saved (or put a folder or symlink there) between the check and the swap.
+            // Their version goes back at once: an editor that reloads the file must not find
+            // Sheaf's version without their save while Sheaf makes its change again (it would
+            // save on top of it, and their save would be gone).
+            if Self.renameat2(temp.path, full, Self.exchange) == 0 {
+                // The temporary name holds what the target held an instant ago: Sheaf's version,
+                // unless someone saved in that instant too.
+                let back = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                let backIdentity = back >= 0 ? FileIdentity.of(descriptor: back) : nil
+                unlink(temp.path)
+                if old >= 0 { close(old) }
+                guard oldIdentity?.isRegularFile ?? true else {
+                    if back >= 0 { close(back) }
+                    throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
+                }
+                guard let backIdentity, back >= 0, backIdentity.isRegularFile else {
+                    if back >= 0 { close(back) }
+                    continue
+                }
+                if let ours, backIdentity.device == ours.device && backIdentity.inode == ours.inode {
+                    // Sheaf's own version: a writer that opened it in that instant may still
+                    // write into it; that write is folded in by `finish()`.
+                    retire(Displaced(fd: back, path: path, identity: ours,
+                                     written: FileState(bytes: wanted, identity: ours), redo: { $0 }))
+                    continue  // the check finds their version, and the change is made again on it
+                }
+                // A save made in that instant is in hand only: it is merged into every further
+                // try, and kept beside the file if the write gives up.
+                let saved: [UInt8]
+                do throws(SheafError) { saved = try Self.readAll(back, path: path.path) } catch { close(back); throw error }
+                retire(Displaced(fd: back, path: path, identity: backIdentity,
+                                 written: FileState(bytes: saved, identity: backIdentity), redo: { $0 }))
+                owed.append(saved)
+                let inner = redo, merge = self.merge, base = wanted
+                redo = { (current) throws(SheafError) in
+                    guard let current else { return try inner(saved) ?? saved }
+                    let both = merge(path.path, base, current, saved)
+                    return try inner(both) ?? both
+                }
+                expected = try currentState(full, path: path.path)
+                wanted = try redo(expected.bytes) ?? wanted
+                reconciled = true
+                continue
+            }
+            // It could not go back (the file was moved or deleted in that instant): their version
+            // is in hand, and Sheaf's is in place.
             let theirs = old >= 0 && (oldIdentity?.isRegularFile ?? false) ? (try? Self.readAll(old, path: path.path)) : nil
             if old >= 0 { close(old) }
-            if oldIdentity != nil && !(oldIdentity?.isRegularFile ?? false) {
-                // A folder or symlink was swapped in meanwhile: put it back where it was.
-                _ = Self.renameat2(temp.path, full, Self.exchange)
-                unlink(temp.path)
-                throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
-            }
             unlink(temp.path)
-            if let theirs { owed = theirs }
-            guard let again = try redo(theirs) else { return finishOutcome(path, true) }
-            // Sheaf's version is in place now; write the folded version over it, merging with
-            // anything saved after it.
+            if let theirs { owed.append(theirs) }
+            let again = try redo(theirs) ?? theirs ?? wanted
+            // Write the folded version over Sheaf's, merging with anything saved after it.
             let mine = wanted
             let merge = self.merge
             expected = FileState(bytes: mine, identity: ours)
@@ -314,12 +359,14 @@ public final class VaultFileWriter {
             }
             reconciled = true
         }
-        if let owed {
-            // The save Sheaf displaced is in no file now: keep it beside the note before saying so.
-            let kept: String
-            if let keepAside { kept = try keepAside(self, path, owed) } else { kept = try keepBeside(path, owed) }
+        if !owed.isEmpty {
+            // Saves that are in no file now: keep them beside the note before saying so.
+            var kept: [String] = []
+            for bytes in owed {
+                if let keepAside { kept.append(try keepAside(self, path, bytes)) } else { kept.append(try keepBeside(path, bytes)) }
+            }
             throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
-                             hint: "a version saved during the write is kept in \(kept); nothing was lost")
+                             hint: "\(kept.count == 1 ? "a version" : "versions") saved during the write \(kept.count == 1 ? "is" : "are") kept in \(kept.joined(separator: ", ")); nothing was lost")
         }
         throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
                          hint: "nothing was lost; run the command again when the editor is idle")
@@ -424,7 +471,7 @@ public final class VaultFileWriter {
         _ = try replace(d.path, expected: d.written, wanted: again, mode: nil, redo: { (current) throws(SheafError) in
             guard let current else { return again }
             return merge(d.path.path, mine, current, again)
-        }, reconciled: true, owed: late)
+        }, reconciled: true, owed: [late])
     }
 
     // MARK: - Helpers

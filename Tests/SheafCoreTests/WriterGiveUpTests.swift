@@ -6,20 +6,56 @@ import TestSupport
 import Glibc
 #endif
 
+/// A line-union merge: every line of `current`, then Sheaf's lines it lacks.
+func unionMerge(_ path: String, _ base: [UInt8]?, _ current: [UInt8], _ wanted: [UInt8]) -> [UInt8] {
+    let have = Set(String(decoding: current, as: UTF8.self).split(separator: "\n"))
+    let extra = String(decoding: wanted, as: UTF8.self).split(separator: "\n").filter { !have.contains($0) }
+    return current + Array(extra.map { $0 + "\n" }.joined().utf8)
+}
+
+/// An editor's save by a temporary file renamed over the note (what most editors do).
+func renameSave(_ text: String, to file: String) {
+    let temp = file + ".editor-swp"
+    try! text.write(toFile: temp, atomically: false, encoding: .utf8)
+    rename(temp, file)
+}
+
+func readText(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+
+/// The lines of every file in `root` but hidden ones.
+func linesOfAllFiles(_ root: String) -> Set<String> {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }) ?? []
+    return Set(files.flatMap { readText(root + "/" + $0).split(separator: "\n").map(String.init) })
+}
+
+/// A folder holding one note `a.md`, and a writer with the line-union merge; removed when let go.
+final class OneNoteFolder {
+    let root: String
+    let file: String
+    let writer: VaultFileWriter
+    let path: SafePath
+
+    init(_ name: String, _ text: String) throws {
+        root = TempDir.make(name)
+        file = root + "/a.md"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        writer = VaultFileWriter(root: root, merge: unionMerge)
+        path = try VaultPathGuard.check("a.md", in: root).get()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+}
+
 /// Regression (found in review): a write whose swap displaced a save it had not seen folds that
 /// save into its next try, in memory only; when the file then kept changing until the writer gave
-/// up, the save was gone (the displaced file had been unlinked). Now it is kept beside the note.
+/// up, the save was gone (the displaced file had been unlinked). Now a displaced save goes back to
+/// the note at once, so every save is in the note when the write gives up.
 @Suite struct WriterGiveUpTests {
     @Test func aWriteThatGivesUpAfterItsSwapDisplacedASaveKeepsThatSave() throws {
         let root = TempDir.make("giveup")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try "one\n".write(toFile: root + "/a.md", atomically: true, encoding: .utf8)
-        // A line-union merge: every line of `current`, then Sheaf's lines it lacks.
-        let writer = VaultFileWriter(root: root) { _, _, current, wanted in
-            let have = Set(String(decoding: current, as: UTF8.self).split(separator: "\n"))
-            let extra = String(decoding: wanted, as: UTF8.self).split(separator: "\n").filter { !have.contains($0) }
-            return current + Array(extra.map { $0 + "\n" }.joined().utf8)
-        }
+        let writer = VaultFileWriter(root: root, merge: unionMerge)
         // An editor that appends a line just between Sheaf's check and its swap, every time.
         var saves: [String] = []
         writer.beforeSwap = { path in
@@ -40,12 +76,101 @@ import Glibc
         writer.beforeSwap = nil
         try? writer.finish()
         let error = try #require(failure)
-        #expect(error.description.contains("kept"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }
-        #expect(files.count == 2, "\(files)")
-        let kept = Set(try files.flatMap { try String(contentsOfFile: root + "/" + $0, encoding: .utf8).split(separator: "\n").map(String.init) })
+        #expect(error.description.contains("kept changing"))
         #expect(saves.count > 3)
+        let note = Set(readText(root + "/a.md").split(separator: "\n").map(String.init))
+        #expect(saves.filter { !note.contains($0) } == [])
+    }
+
+    /// Regression (CI, BusyEditorTests.tagsAddAndAppendNeverLoseAConcurrentSave lost save-4971):
+    /// a save that landed between Sheaf's check and its swap was displaced, and while Sheaf made
+    /// its change again on it the note held Sheaf's version without that save. The editor, which
+    /// re-reads the note before each save (as an editor that reloads changed files does), read
+    /// that version and saved on top of it: the save was gone. Now the displaced save goes back
+    /// at once, before Sheaf makes its change again.
+    @Test func anEditorThatReloadsWhileSheafRedoesItsChangeKeepsItsSave() throws {
+        let folder = try OneNoteFolder("reload", "one\n")
+        let (file, writer, path) = (folder.file, folder.writer, folder.path)
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            renameSave(readText(file) + "save-1\n", to: file)
+        }
+        var reloaded: String?
+        let state = try writer.read(path)
+        try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8), redo: { current in
+            if reloaded == nil { reloaded = readText(file) }  // the editor reloads while Sheaf works
+            return unionMerge("a.md", nil, current ?? [], Array("sheaf\n".utf8))
+        })
+        try writer.finish()
+        renameSave((reloaded ?? "") + "save-2\n", to: file)  // and saves on top of what it read
+        let text = readText(file)
+        #expect(text.contains("save-1"), "\(text)")
+        #expect(text.contains("save-2"))
+    }
+
+    /// Regression (same change): a displaced save that already had Sheaf's change (the editor
+    /// removed the same tag) made the redo answer "nothing to change", and the write ended with
+    /// Sheaf's version in place: the save was gone.
+    @Test func aDisplacedSaveThatAlreadyHasTheChangeStays() throws {
+        let folder = try OneNoteFolder("already", "tag: x\nbody\n")
+        let (file, writer, path) = (folder.file, folder.writer, folder.path)
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            renameSave("body\nsave-1\n", to: file)  // the editor removed the tag too, and wrote
+        }
+        let state = try writer.read(path)
+        let removeTag: VaultFileWriter.Redo = { current in
+            let text = String(decoding: current ?? [], as: UTF8.self)
+            return text.hasPrefix("tag: x\n") ? Array(text.dropFirst(7).utf8) : nil
+        }
+        try writer.replace(path, base: state, with: Array("body\n".utf8), redo: removeTag)
+        try writer.finish()
+        #expect(readText(file) == "body\nsave-1\n")
+    }
+
+    /// A save made in the instant between Sheaf's swap and its putting a displaced save back
+    /// comes back to Sheaf instead of its own version: both saves end in the note.
+    @Test func aSaveMadeWhileADisplacedSaveGoesBackIsMergedIn() throws {
+        let folder = try OneNoteFolder("nested", "one\n")
+        let (file, writer, path) = (folder.file, folder.writer, folder.path)
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            renameSave(readText(file) + "save-1\n", to: file)
+        }
+        writer.afterSwap = { _ in
+            writer.afterSwap = nil
+            renameSave(readText(file) + "save-2\n", to: file)  // built on Sheaf's version
+        }
+        let state = try writer.read(path)
+        #expect(try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8)) == .reconciled)
+        try writer.finish()
+        let text = readText(file)
+        for line in ["one", "sheaf", "save-1", "save-2"] { #expect(text.contains(line), "\(text)") }
+    }
+
+    /// When that happens on every try until the writer gives up, the saves that were in hand
+    /// only are kept beside the note.
+    @Test func aWriteThatGivesUpKeepsTheSavesItHeldOnly() throws {
+        let folder = try OneNoteFolder("nestedgiveup", "one\n")
+        let (root, file, writer, path) = (folder.root, folder.file, folder.writer, folder.path)
+        var saves: [String] = []
+        func save() {
+            let line = "save-\(saves.count)"
+            saves.append(line)
+            renameSave(readText(file) + line + "\n", to: file)
+        }
+        writer.beforeSwap = { _ in save() }
+        writer.afterSwap = { _ in save() }
+        let state = try writer.read(path)
+        #expect(throws: SheafError.self) { try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8)) }
+        writer.beforeSwap = nil
+        writer.afterSwap = nil
+        try writer.finish()
+        #expect(saves.count > 3)
+        let kept = linesOfAllFiles(root)
         #expect(saves.filter { !kept.contains($0) } == [])
+        let files = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }
+        #expect(files.count > 1, "\(files)")
     }
 }
 
@@ -57,11 +182,7 @@ import Glibc
         let root = TempDir.make("lateappend")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try "one\n".write(toFile: root + "/a.md", atomically: true, encoding: .utf8)
-        let writer = VaultFileWriter(root: root) { _, _, current, wanted in
-            let have = Set(String(decoding: current, as: UTF8.self).split(separator: "\n"))
-            let extra = String(decoding: wanted, as: UTF8.self).split(separator: "\n").filter { !have.contains($0) }
-            return current + Array(extra.map { $0 + "\n" }.joined().utf8)
-        }
+        let writer = VaultFileWriter(root: root, merge: unionMerge)
         let path = try VaultPathGuard.check("a.md", in: root).get()
         let state = try writer.read(path)
         let editor = open(root + "/a.md", O_WRONLY | O_APPEND)  // opened before the swap
