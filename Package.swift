@@ -150,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafKitTests",
-            dependencies: ["SheafKit", "SheafCore", "TestSupport"]
+            dependencies: ["SheafKit", "SheafCore", "SheafIndex", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SheafCLITests",

@@ -28,6 +28,9 @@ public final class NoteIndex: @unchecked Sendable {
     public private(set) var rebuildReason: RebuildReason?
     /// Dead FTS rows below this count never trigger a compaction (tests lower it).
     var compactionMinimum = 1000
+    /// A note version's bytes by its content hash (git's blob id), nil when not at hand: with it,
+    /// the FTS row of a replaced or removed note is deleted instead of left dead (FTSDeletes.swift).
+    public var previousVersion: ((String) -> [UInt8]?)?
     /// Full builds go to a separate file that `finishBuild` puts in place.
     private let atomicBuild: Bool
     /// A full build under way in `buildingPath`, and how it will replace the live file.

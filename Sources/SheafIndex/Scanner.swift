@@ -225,7 +225,8 @@ extension NoteIndex {
                     changes.add(item.file.path)
                 }
             }
-            try writer.write(batch)
+            // The FTS rows the rewritten notes leave: deleted when their text can be made again.
+            try writer.write(batch, deleting: try ftsRowsToDelete(batch.writes.compactMap(\.0)))
         }
         report.warnings += warnings
         report.changed += counts.changed
@@ -233,15 +234,18 @@ extension NoteIndex {
         report.added += counts.added
         report.removed += gone.count
         for key in gone.keys { changes.remove(key.path) }
+        let goneRows = try ftsRowsToDelete(gone.values.map(\.rowid))
         try pool.write { db in
+            let deleted = try Self.delete(goneRows.values, db) ? goneRows.count : 0
             for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
-            try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count])
+            try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count - deleted])
             try finally(db, &changes)
         }
         report.changes = changes
     }
 
-    /// Whether dead FTS rows (of edited, renamed and removed notes) passed a quarter of the live ones.
+    /// Whether dead FTS rows (of edited, renamed and removed notes whose old text was not at hand,
+    /// FTSDeletes.swift) passed a quarter of the live ones.
     func needsCompaction() throws -> Bool {
         try pool.read { db in
             let dead = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'") ?? 0
@@ -252,24 +256,34 @@ extension NoteIndex {
 
     /// Empties the contentless FTS table ('delete-all') and indexes every note's text again from
     /// its file, at the FTS rowid the catalog already holds. One transaction: readers see the old
-    /// table until it commits. The caller holds the vault's lock, as for any scan.
+    /// table until it commits. The caller holds the vault's lock, as for any scan. A note whose
+    /// file changed since it was indexed (or is gone) keeps its catalog row until the next scan,
+    /// with an empty hash: its FTS row is no longer made from the version the hash names.
     func compact(vault: Vault) throws {
-        var ftsRowids: [PathKey: Int64] = [:]
+        var stored: [PathKey: (ftsRowid: Int64, hash: String?)] = [:]
         let files = try pool.read { db in
             var files: [VaultFile] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid FROM notes")
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid, hash FROM notes")
             while let row = try rows.next() {
                 files.append(VaultFile(path: row[0], size: row[1], mtimeNanoseconds: row[2], inode: UInt64(bitPattern: row[3])))
-                ftsRowids[PathKey(row[0])] = row[4]
+                stored[PathKey(row[0])] = (row[4], row[5])
             }
             return files
         }
         try pool.writeWithoutTransaction { db in
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES('delete-all')")
+                try Self.emptiedRows(db)
+                var remade = Set<PathKey>()
+                let stale = try db.makeStatement(sql: "UPDATE notes SET hash = '' WHERE path = ?")
                 try Self.readNotes(vault: vault, files, progress: nil) { batch in
-                    for item in batch { try BatchWriter.insertText(db, item, ftsRowid: ftsRowids[PathKey(item.file.path)]!) }
+                    for item in batch {
+                        let key = PathKey(item.file.path)
+                        try BatchWriter.insertText(db, item, ftsRowid: stored[key]!.ftsRowid)
+                        if item.hash == stored[key]!.hash { remade.insert(key) }
+                    }
                 }
+                for file in files where !remade.contains(PathKey(file.path)) { try stale.execute(arguments: [file.path]) }
                 try db.execute(sql: "UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows'")
                 return .commit
             }
@@ -361,10 +375,14 @@ struct BatchWriter {
         nextFtsRowid = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'next_fts_rowid'") } ?? 1
     }
 
-    mutating func write(_ batch: Batch) throws {
+    /// `deleting`: by catalog rowid, the FTS rows of replaced notes whose text is known
+    /// (`NoteIndex.ftsRowsToDelete`); the others become dead rows.
+    mutating func write(_ batch: Batch, deleting: [Int64: FTSRow] = [:]) throws {
         guard !batch.touches.isEmpty || !batch.writes.isEmpty else { return }
         var next = nextFtsRowid
         try pool.write { db in
+            let deleted = try NoteIndex.delete(deleting.values, db) ? Set(deleting.keys) : []
+            if !batch.writes.isEmpty { try NoteIndex.addingRows(db) }
             let touch = try db.cachedStatement(sql: "UPDATE notes SET size = ?, mtime_ns = ?, inode = ? WHERE rowid = ?")
             for (rowid, file) in batch.touches {
                 try touch.execute(arguments: [file.size, file.mtimeNanoseconds, Int64(bitPattern: file.inode), rowid])
@@ -373,7 +391,7 @@ struct BatchWriter {
             for (rowid, item) in batch.writes {
                 try Self.store(db, item, replacing: rowid, ftsRowid: next)
                 next += 1
-                if rowid != nil { dead += 1 }
+                if let rowid, !deleted.contains(rowid) { dead += 1 }
             }
             try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'next_fts_rowid'", arguments: [next])
             if dead > 0 { try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [dead]) }

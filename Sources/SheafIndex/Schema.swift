@@ -119,6 +119,12 @@ enum Schema {
         migrator.registerMigration("v4-exact-words") { db in
             try forgetEveryFile(db)
         }
+        // FTS rows deleted with their old text (FTSDeletes.swift): `fts_rules` names the text rules
+        // every row was made under. Rows made before it are of unknown rules: 'mixed', so nothing
+        // is deleted until the next compaction remakes them all (a new index set it when emptied).
+        migrator.registerMigration("v5-fts-deletes") { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rules', 'mixed')")
+        }
         return migrator
     }
 
@@ -136,6 +142,7 @@ enum Schema {
             UPDATE meta SET value = 0 WHERE key = 'dead_fts_rows';
             INSERT OR REPLACE INTO meta (key, value) VALUES ('needs_rebuild', 1);
             """)
+        try NoteIndex.emptiedRows(db)
         if attachmentsToo { try db.execute(sql: "DELETE FROM attachments") }
     }
 }

@@ -7,6 +7,7 @@
 // command whose job is to update it (`sheaf index`) fails instead.
 import Foundation
 import SheafCore
+import SheafGit
 import SheafIndex
 
 extension VaultSession {
@@ -49,7 +50,7 @@ extension VaultSession {
             try whileHolding(lock) { (proof) throws(SheafError) in try completeInterruptedMove(proof) }
         }
         do {
-            let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
+            let index = try writableIndex(rebuild: rebuild)
             let report = try index.scan(vault: vault, walker: walker(forIndex: true), progress: progress ?? onIndexProgress)
             try index.finishBuild()
             withExtendedLifetime(lock) {}
@@ -90,5 +91,26 @@ extension VaultSession {
     /// be written.
     public func updateIndex(rebuild: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ScanReport? {
         try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1
+    }
+
+    /// The index opened by a command that updates it (a full build goes to a separate file until
+    /// `finishBuild`). The FTS row of a note it replaces or removes is deleted, with the text of
+    /// that note's version read back from the repository, instead of being left dead.
+    func writableIndex(rebuild: Bool = false) throws(SheafError) -> NoteIndex {
+        let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
+        index.previousVersion = Self.previousVersions(root: vault.root)
+        return index
+    }
+
+    /// Note versions by blob id from the vault's repository, through a handle of their own opened
+    /// on first use (the watcher's index update runs beside the background sync, which uses the
+    /// session's). Nil for what is not there, not a blob, or over the note size limit.
+    static func previousVersions(root: String) -> (String) -> [UInt8]? {
+        var repository: Repository??
+        return { id in
+            if repository == nil { repository = .some(try? Repository.open(workTree: root)) }
+            guard let repo = repository ?? nil, let size = try? repo.blobSize(id), size <= Note.sizeLimit else { return nil }
+            return try? repo.blobBytes(id)
+        }
     }
 }

@@ -126,7 +126,7 @@ extension VaultSession {
         invalidate()
         let index: NoteIndex
         do {
-            index = try NoteIndex(vault: vault, atomicBuild: true)
+            index = try writableIndex()
             run.indexed = try index.apply(changes, vault: vault, walker: walker(forIndex: true))
             try index.finishBuild()
         } catch {

@@ -198,7 +198,7 @@ extension VaultSession {
         do {
             return try withWriterLock(commits: false) { (_) throws(SheafError) in
                 invalidate()
-                let index = try NoteIndex(vault: vault, atomicBuild: true)
+                let index = try writableIndex()
                 let walker = try walker(forIndex: true)
                 var report = rescan ? try index.scan(vault: vault, walker: walker)
                                     : try index.apply(changes, vault: vault, walker: walker, reread: true)

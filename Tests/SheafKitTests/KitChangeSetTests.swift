@@ -1,7 +1,9 @@
 // Change sets through Kit: the paths a pull wrote reach the index from its change set, with no
 // walk of the vault (a file the change set does not name stays unknown until a scan).
 import Foundation
+import GRDB
 import SheafCore
+@testable import SheafIndex
 import Testing
 import TestSupport
 @testable import SheafKit
@@ -54,5 +56,36 @@ import TestSupport
         #expect(asIs)
         #expect(paths == ["First.md", "Trips/Second.md"])
         #expect(b.read("First.md")?.hasSuffix("one\nmore\n") == true)
+    }
+
+    /// The FTS rows of the notes a pull replaces or removes are deleted with the text of their
+    /// committed versions (read back from the repository by the blob ids the index keeps), so
+    /// pulls leave no dead rows and never make the index re-read every note to compact them.
+    @Test func aPullDeletesTheFTSRowsOfTheNotesItReplaces() throws {
+        let temp = TempDir("kitfts")
+        let bare = temp.path + "/remote.git"
+        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let a = try KitVault("a", in: temp)
+        let sessionA = try a.session()
+        for name in ["One", "Two", "Three"] { _ = try sessionA.createNote(title: name, folder: nil, tags: [], body: "\(name) firstword") }
+        try sessionA.addRemote(name: "origin", url: bare)
+        _ = try sessionA.sync(SyncOptions())
+        let b = try KitVault("b", in: temp)
+        try b.session().addRemote(name: "origin", url: bare)
+        _ = try b.session().pull(SyncOptions())
+
+        try a.write("# One\n\nsecondword\n", "One.md")
+        try FileManager.default.removeItem(atPath: a.root + "/Two.md")
+        try FileManager.default.moveItem(atPath: a.root + "/Three.md", toPath: a.root + "/Renamed.md")
+        _ = try a.session().sync(SyncOptions())
+        let run = try b.session().pull(SyncOptions())
+        #expect(run.warnings.isEmpty, "\(run.warnings)")
+        let index = try NoteIndex(vault: Vault(root: b.root))
+        let dead = try index.pool.read { db in try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'") }
+        #expect(dead == 0)
+        let live = try index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note_fts_docsize") }
+        #expect(live == 2)
+        let hits = try b.session().search("firstword", limit: 10, snippets: false).hits.map(\.path)
+        #expect(hits == ["Renamed.md"])
     }
 }

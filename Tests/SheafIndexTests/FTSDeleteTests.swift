@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import SheafCore
+import Testing
+import TestSupport
+@testable import SheafIndex
+
+/// The FTS rows of replaced and removed notes are deleted with the text of the version they were
+/// made from, when that version is at hand (FTSDeletes.swift): no dead rows, so no compaction.
+/// The check that matters: the incrementally kept table holds exactly the postings a fresh index
+/// of the same files holds (fts5vocab), since a delete with the wrong text corrupts it silently.
+@Suite struct FTSDeleteTests {
+    /// A vault folder whose earlier note versions are kept by content hash, as a repository keeps
+    /// committed blobs.
+    final class Folder {
+        let root = TempDir.make("ftsdelete")
+        var versions: [String: [UInt8]] = [:]
+        var asked: [String] = []
+        var vault: Vault { Vault(root: root) }
+
+        init() { try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        /// Writes a note; its bytes are kept as a version that can be read back.
+        func write(_ text: String, _ path: String, kept: Bool = true) {
+            let full = root + "/" + path
+            try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try! Data(text.utf8).write(to: URL(fileURLWithPath: full))
+            if kept { versions[GitBlobID.of(Array(text.utf8))] = Array(text.utf8) }
+        }
+
+        func index() throws -> NoteIndex {
+            let index = try NoteIndex(vault: vault)
+            index.compactionMinimum = 1_000_000
+            index.previousVersion = { [unowned self] id in asked.append(id); return versions[id] }
+            return index
+        }
+    }
+
+    /// A scan that must not have rebuilt the index (a delete with the wrong text can make SQLite
+    /// report the table corrupt, and the index then rebuilds itself, hiding the fault).
+    @discardableResult
+    static func rescan(_ index: NoteIndex, _ folder: Folder) throws -> ScanReport {
+        let report = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
+        #expect(report.rebuilt == nil)
+        return report
+    }
+
+    static func dead(_ index: NoteIndex) throws -> Int {
+        try index.pool.read { db in try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'dead_fts_rows'")! }
+    }
+
+    /// Every (term, column, documents, occurrences) of the FTS table.
+    static func postings(_ index: NoteIndex) throws -> [String] {
+        try index.pool.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, note_fts, 'col')")
+            return try Row.fetchAll(db, sql: "SELECT term, col, doc, cnt FROM temp.vocab ORDER BY term, col").map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int) \($0[3] as Int)" }
+        }
+    }
+
+    /// The postings of a fresh index of the folder's files.
+    static func freshPostings(_ folder: Folder) throws -> [String] {
+        let copy = TempDir.make("ftsfresh")
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        for entry in try FileManager.default.contentsOfDirectory(atPath: folder.root) where entry != ".sheaf" {
+            try FileManager.default.copyItem(atPath: folder.root + "/" + entry, toPath: copy + "/" + entry)
+        }
+        try FileManager.default.createDirectory(atPath: copy + "/.sheaf", withIntermediateDirectories: true)
+        let vault = Vault(root: copy)
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        return try postings(index)
+    }
+
+    @Test func editedRenamedAndRemovedNotesLeaveNoDeadRows() throws {
+        let folder = Folder()
+        folder.write("---\ntags: [trip]\n---\n# Lisbon\nalpha tram\n", "Trips/lisbon.md")
+        folder.write("# Porto\nbeta wine\n", "Trips/porto.md")
+        folder.write("# Ideas\ngamma 東京タワー\n", "ideas.md")
+        folder.write("# Gone\ndelta\n", "gone.md")
+        let index = try folder.index()
+        _ = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
+        folder.write("---\ntags: [trip, sea]\n---\n# Lisbon\nalpha ferry\n", "Trips/lisbon.md")  // edited
+        try FileManager.default.moveItem(atPath: folder.root + "/Trips/porto.md", toPath: folder.root + "/porto-2024.md")  // renamed
+        try FileManager.default.removeItem(atPath: folder.root + "/gone.md")  // removed
+        folder.write("# Ideas\ngamma 大阪城 Ἀθῆναι\n", "ideas.md")  // edited, CJK and Greek
+        let r = try Self.rescan(index, folder)
+        #expect(r.changed == 2 && r.renamed == 1 && r.removed == 1)
+        #expect(try Self.dead(index) == 0)
+        #expect(try Self.postings(index) == Self.freshPostings(folder))
+        #expect(try index.search(SearchQuery.parse("tram"), vault: folder.vault).isEmpty)
+        #expect(try index.search(SearchQuery.parse("ferry"), vault: folder.vault, options: SearchOptions(snippets: false)).map(\.path) == ["Trips/lisbon.md"])
+    }
+
+    /// A version that is not at hand (an edit never committed) leaves a dead row, as before.
+    @Test func aVersionNotAtHandLeavesADeadRow() throws {
+        let folder = Folder()
+        folder.write("# A\nfirst\n", "a.md", kept: false)
+        folder.write("# B\nsecond\n", "b.md")
+        let index = try folder.index()
+        _ = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
+        folder.write("# A\nthird\n", "a.md")
+        folder.write("# B\nfourth\n", "b.md")
+        try Self.rescan(index, folder)
+        #expect(try Self.dead(index) == 1)
+        try index.compact(vault: folder.vault)
+        #expect(try Self.postings(index) == Self.freshPostings(folder))
+    }
+
+    /// Rows made under other text rules (another SQLite, an older Sheaf) are never deleted: a
+    /// binary under other rules marks the table mixed, and only a compaction makes it ours again.
+    @Test func rowsOfOtherTextRulesAreNeverDeleted() throws {
+        let folder = Folder()
+        folder.write("# A\nfirst\n", "a.md")
+        let index = try folder.index()
+        _ = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
+        try index.pool.write { db in try db.execute(sql: "UPDATE meta SET value = 'text 0' WHERE key = 'fts_rules'") }
+        folder.write("# A\nsecond\n", "a.md")  // another binary's rows are in the table now
+        try Self.rescan(index, folder)
+        #expect(try Self.dead(index) == 1)
+        folder.write("# A\nthird\n", "a.md")
+        try Self.rescan(index, folder)
+        #expect(try Self.dead(index) == 2)
+        try index.compact(vault: folder.vault)
+        folder.write("# A\nfourth\n", "a.md")
+        try Self.rescan(index, folder)
+        #expect(try Self.dead(index) == 0)
+        #expect(try Self.postings(index) == Self.freshPostings(folder))
+    }
+
+    /// A compaction remakes each row from the file as it is now; a file that changed since it
+    /// was indexed gets a row the catalog's hash does not name, so that row is never deleted
+    /// with the old version's text.
+    @Test func aRowACompactionMadeFromAChangedFileIsNotDeletedWithTheOldText() throws {
+        let folder = Folder()
+        folder.write("# A\nfirst\n", "a.md")
+        let index = try folder.index()
+        _ = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
+        folder.write("# A\nsecond\n", "a.md")
+        try index.compact(vault: folder.vault)  // before any scan saw the edit
+        folder.asked = []
+        try Self.rescan(index, folder)
+        #expect(folder.asked.isEmpty)
+        #expect(try Self.dead(index) == 1)
+        try index.compact(vault: folder.vault)
+        #expect(try Self.postings(index) == Self.freshPostings(folder))
+        #expect(try index.search(SearchQuery.parse("second"), vault: folder.vault, options: SearchOptions(snippets: false)).map(\.path) == ["a.md"])
+    }
+}
