@@ -68,12 +68,16 @@ extension NoteIndex {
                 return (rowid, row[0], hash, row[2])
             }
         }
-        var rows: [Int64: FTSRow] = [:]
-        for old in stored {
-            guard let bytes = previousVersion(old.hash), bytes.count <= Note.sizeLimit, GitBlobID.of(bytes) == old.hash else { continue }
-            rows[old.rowid] = FTSRow(rowid: old.ftsRowid, text: IndexedNote.ftsColumns(Note(path: old.path, bytes: bytes), path: old.path))
+        // Read back on this thread (the repository handle is not shared), parsed on all cores.
+        let versions = stored.compactMap { old in previousVersion(old.hash).map { (old, $0) } }
+        let rows = ConcurrentSlots<(Int64, FTSRow)>(count: versions.count)
+        DispatchQueue.concurrentPerform(iterations: versions.count) { i in
+            let (old, bytes) = versions[i]
+            guard bytes.count <= Note.sizeLimit, GitBlobID.of(bytes) == old.hash else { return }
+            let text = IndexedNote.ftsColumns(Note(path: old.path, bytes: bytes), path: old.path)
+            rows.set(i, (old.rowid, FTSRow(rowid: old.ftsRowid, text: text)))
         }
-        return rows
+        return Dictionary(rows.values, uniquingKeysWith: { first, _ in first })
     }
 
     /// Deletes FTS rows (in the write transaction that replaces or removes their notes); false
