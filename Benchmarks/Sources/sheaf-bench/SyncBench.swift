@@ -189,6 +189,7 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
         | `sheaf sync`, 1 note edited, local bare remote | \(ms(sheafSync)), \(syncPeakKB / 1024) MB peak RSS | `git add -A && git commit && git push`: \(ms(gitSync)) | \(ratio(median(sheafSync), median(gitSync))) | < \(format(syncBudget)): \(verdict(median(sheafSync), syncBudget)) |
         | `sheaf pull` of 100 changed notes, index included | \(ms(sheafPull)), \(pullPeakKB / 1024) MB peak RSS | `git pull -q --no-rebase`: \(ms(gitPull)), \(gitPullPeakKB / 1024) MB peak RSS | \(ratio(median(sheafPull), median(gitPull))) | \(pullRatioBudget): \(ratioVerdict) |
         | CPU (user + system) of those pulls | \(ms(sheafPullCPU)) | \(ms(gitPullCPU)) | \(ratio(median(sheafPullCPU), median(gitPullCPU))) | |
+        | mean wall time of those pulls (what they cost together, an index compaction included) | \(format(mean(sheafPull))) | \(format(mean(gitPull))) | \(ratio(mean(sheafPull), mean(gitPull))) | |
 
         Checks: `sheaf index` right after each pull: \(ms(afterPullWalk)) (last: "\(lastIndex)"); \
         B at A's commit: \(headA == headB && sameB ? "yes" : "**no**"), D at A's commit: \(headA == headD ? "yes" : "**no**"); \

@@ -129,6 +129,9 @@ func must(_ executable: String, _ arguments: [String], in directory: String) -> 
     return run
 }
 
+/// The arithmetic mean (0 for no values).
+func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
