@@ -208,6 +208,27 @@ public final class VaultFileWriter {
     private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
                          redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
                          prepared: Prepared? = nil, owed firstOwed: [[UInt8]]) throws(SheafError) -> WriteOutcome {
+        var owed = firstOwed
+        do {
+            return try replacing(path, expected: start, wanted: first, mode: mode, redo: first_redo,
+                                 reconciled: startReconciled, prepared: prepared, owed: &owed)
+        } catch {
+            // Whatever ended the write (it gave up, the editor's save does not parse, the file
+            // became a symlink), saves in Sheaf's hands only are kept beside the file first.
+            guard !owed.isEmpty else { throw error }
+            var kept: [String] = []
+            for bytes in owed {
+                if let keepAside { kept.append(try keepAside(self, path, bytes)) } else { kept.append(try keepBeside(path, bytes)) }
+            }
+            var failure = error
+            failure.hint = "\(kept.count == 1 ? "a version" : "versions") saved during the write \(kept.count == 1 ? "is" : "are") kept in \(kept.joined(separator: ", ")); nothing was lost"
+            throw failure
+        }
+    }
+
+    private func replacing(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
+                           redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
+                           prepared: Prepared?, owed: inout [[UInt8]]) throws(SheafError) -> WriteOutcome {
         var prepared = prepared
         try VaultPathGuard.makeFolders(of: path, in: root)
         let full = root + "/" + path.path
@@ -215,7 +236,6 @@ public final class VaultFileWriter {
         var wanted = first
         var redo = first_redo
         var reconciled = startReconciled
-        var owed = firstOwed
         let giveUp = Date(timeIntervalSinceNow: Self.giveUpAfter)
         for attempt in 0..<100 {
             if attempt >= 3 && Date() > giveUp { break }
@@ -358,15 +378,6 @@ public final class VaultFileWriter {
                 return merge(path.path, mine, current, again)
             }
             reconciled = true
-        }
-        if !owed.isEmpty {
-            // Saves that are in no file now: keep them beside the note before saying so.
-            var kept: [String] = []
-            for bytes in owed {
-                if let keepAside { kept.append(try keepAside(self, path, bytes)) } else { kept.append(try keepBeside(path, bytes)) }
-            }
-            throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
-                             hint: "\(kept.count == 1 ? "a version" : "versions") saved during the write \(kept.count == 1 ? "is" : "are") kept in \(kept.joined(separator: ", ")); nothing was lost")
         }
         throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
                          hint: "nothing was lost; run the command again when the editor is idle")

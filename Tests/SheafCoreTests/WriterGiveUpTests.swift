@@ -148,6 +148,34 @@ final class OneNoteFolder {
         for line in ["one", "sheaf", "save-1", "save-2"] { #expect(text.contains(line), "\(text)") }
     }
 
+    /// A save in Sheaf's hands only is kept beside the note whatever ends the write, not only a
+    /// give-up: here the change cannot be made again on the saved version (as `tags` refuses a
+    /// note whose front-matter an editor's save broke).
+    @Test func aSaveHeldOnlyIsKeptWhenTheWriteFails() throws {
+        let folder = try OneNoteFolder("nestedfail", "one\n")
+        let (root, file, writer, path) = (folder.root, folder.file, folder.writer, folder.path)
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            renameSave(readText(file) + "save-1\n", to: file)
+        }
+        writer.afterSwap = { _ in
+            writer.afterSwap = nil
+            renameSave(readText(file) + "save-2 broken\n", to: file)
+        }
+        let state = try writer.read(path)
+        let refuseBroken: VaultFileWriter.Redo = { (current) throws(SheafError) in
+            let text = String(decoding: current ?? [], as: UTF8.self)
+            if text.contains("broken") { throw SheafError("will not change this note", path: "a.md") }
+            return unionMerge("a.md", nil, current ?? [], Array("sheaf\n".utf8))
+        }
+        var failure: SheafError?
+        do { try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8), redo: refuseBroken) } catch { failure = error }
+        try writer.finish()
+        #expect(failure?.hint?.contains("kept in") == true, "\(String(describing: failure))")
+        let kept = linesOfAllFiles(root)
+        for line in ["save-1", "save-2 broken"] { #expect(kept.contains(line), "\(kept)") }
+    }
+
     /// When that happens on every try until the writer gives up, the saves that were in hand
     /// only are kept beside the note.
     @Test func aWriteThatGivesUpKeepsTheSavesItHeldOnly() throws {
