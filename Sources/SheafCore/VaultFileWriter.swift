@@ -64,7 +64,9 @@ public final class VaultFileWriter {
         self.keepAside = keepAside
     }
 
-    deinit { for d in displaced { close(d.fd) } }
+    /// A command that threw before `finish()` (a give-up, a refused note, a failure further on)
+    /// still has its displaced files looked at: a late write into one is folded in, not dropped.
+    deinit { try? finish() }
 
     /// A version Sheaf swapped out, kept open until `finish()`.
     private struct Displaced {
@@ -237,6 +239,18 @@ public final class VaultFileWriter {
         var redo = first_redo
         var reconciled = startReconciled
         let giveUp = Date(timeIntervalSinceNow: Self.giveUpAfter)
+        /// The file is not what Sheaf read: the change is made again on what it holds now.
+        /// False when nothing is to be written (the redo declined).
+        func catchUp() throws(SheafError) -> Bool {
+            let current = try currentState(full, path: path.path)
+            if current.bytes != expected.bytes {  // else touched, not changed
+                guard let again = try redo(current.bytes) else { return false }
+                wanted = again
+                reconciled = true
+            }
+            expected = current
+            return true
+        }
         for attempt in 0..<100 {
             if attempt >= 3 && Date() > giveUp { break }
             if attempt >= 3 {
@@ -265,15 +279,7 @@ public final class VaultFileWriter {
             beforeSwap?(path)
             if !(now?.matches(expected.identity) ?? !expected.exists) {
                 unlink(temp.path); close(temp.fd)
-                let current = try currentState(full, path: path.path)
-                if current.bytes == expected.bytes {
-                    expected = current  // touched, not changed
-                } else {
-                    guard let again = try redo(current.bytes) else { return reconciled ? .reconciled : .unchanged }
-                    expected = current
-                    wanted = again
-                    reconciled = true
-                }
+                guard try catchUp() else { return reconciled ? .reconciled : .unchanged }
                 continue
             }
             if !expected.exists {
@@ -306,12 +312,14 @@ public final class VaultFileWriter {
                 unlink(temp.path); close(temp.fd)
                 throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(failure)))
             }
-            close(temp.fd)
             afterSwap?(path)
             // The temporary name now holds what the target held at the instant of the swap.
+            // Sheaf's own file stays open until it is known where it went (its inode number
+            // cannot be handed to another file meanwhile).
             let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             let oldIdentity = old >= 0 ? FileIdentity.of(descriptor: old) : nil
-            if let oldIdentity, oldIdentity.matches(expected.identity) {
+            if let oldIdentity, oldIdentity.matches(expected.identity), Self.holds(old, expected.bytes) {
+                close(temp.fd)
                 unlink(temp.path)
                 retire(Displaced(fd: old, path: path, identity: oldIdentity,
                                  written: FileState(bytes: wanted, identity: ours), redo: redo))
@@ -326,27 +334,41 @@ public final class VaultFileWriter {
                 // unless someone saved in that instant too.
                 let back = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
                 let backIdentity = back >= 0 ? FileIdentity.of(descriptor: back) : nil
-                unlink(temp.path)
                 if old >= 0 { close(old) }
-                guard oldIdentity?.isRegularFile ?? true else {
-                    if back >= 0 { close(back) }
-                    throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
-                }
-                guard let backIdentity, back >= 0, backIdentity.isRegularFile else {
-                    if back >= 0 { close(back) }
-                    continue
-                }
-                if let ours, backIdentity.device == ours.device && backIdentity.inode == ours.inode {
+                let mine = FileIdentity.of(descriptor: temp.fd)
+                close(temp.fd)
+                if let backIdentity, let mine, backIdentity.device == mine.device && backIdentity.inode == mine.inode {
+                    unlink(temp.path)
+                    guard oldIdentity?.isRegularFile ?? true else {
+                        close(back)
+                        throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
+                    }
                     // Sheaf's own version: a writer that opened it in that instant may still
                     // write into it; that write is folded in by `finish()`.
-                    retire(Displaced(fd: back, path: path, identity: ours,
+                    retire(Displaced(fd: back, path: path, identity: ours ?? mine,
                                      written: FileState(bytes: wanted, identity: ours), redo: { $0 }))
-                    continue  // the check finds their version, and the change is made again on it
+                    // Their version is in place again: the change is made again on it (now, not
+                    // by the next check, which a same-size save within one clock tick passes).
+                    guard try catchUp() else { return reconciled ? .reconciled : .unchanged }
+                    continue
+                }
+                // Someone put something there in that instant too, and it came back to Sheaf.
+                // Never deleted unread: a folder, a symlink or a file that cannot be read stays
+                // under the temporary name, and the write stops saying where it is.
+                let kept = String(temp.path.dropFirst(root.count + 1))
+                guard let backIdentity, backIdentity.isRegularFile else {
+                    if back >= 0 { close(back) }
+                    throw SheafError("will not replace", path: path.path, cause: "it changed twice while Sheaf wrote it",
+                                     hint: "what was there a moment ago is kept as \(kept)")
                 }
                 // A save made in that instant is in hand only: it is merged into every further
-                // try, and kept beside the file if the write gives up.
+                // try, and kept beside the file if the write ends otherwise.
                 let saved: [UInt8]
-                do throws(SheafError) { saved = try Self.readAll(back, path: path.path) } catch { close(back); throw error }
+                do throws(SheafError) { saved = try Self.readAll(back, path: path.path) } catch {
+                    close(back)
+                    throw SheafError("cannot read", path: path.path, cause: error.cause, hint: "a version saved a moment ago is kept as \(kept)")
+                }
+                unlink(temp.path)
                 retire(Displaced(fd: back, path: path, identity: backIdentity,
                                  written: FileState(bytes: saved, identity: backIdentity), redo: { $0 }))
                 owed.append(saved)
@@ -363,6 +385,7 @@ public final class VaultFileWriter {
             }
             // It could not go back (the file was moved or deleted in that instant): their version
             // is in hand, and Sheaf's is in place.
+            close(temp.fd)
             let theirs = old >= 0 && (oldIdentity?.isRegularFile ?? false) ? (try? Self.readAll(old, path: path.path)) : nil
             if old >= 0 { close(old) }
             unlink(temp.path)
@@ -457,10 +480,22 @@ public final class VaultFileWriter {
     /// Looks once more at every version Sheaf swapped out during this command: a writer that
     /// had the file open and wrote in place after the swap wrote there, and that edit is folded
     /// into the file now. Call before the command ends.
+    /// Every displaced file is looked at, also after one failed (the first failure is thrown at
+    /// the end), and so are the files displaced by settling them.
     public func finish() throws(SheafError) {
-        let pending = displaced
+        var failure: SheafError?
+        var rounds = 0
+        while !displaced.isEmpty && rounds < 10 {
+            rounds += 1
+            let pending = displaced
+            displaced = []
+            for d in pending {
+                do { try settle(d) } catch { if failure == nil { failure = error } }
+            }
+        }
+        for d in displaced { close(d.fd) }
         displaced = []
-        for d in pending { try settle(d) }
+        if let failure { throw failure }
     }
 
     private func retire(_ d: Displaced) {
@@ -476,7 +511,9 @@ public final class VaultFileWriter {
         Self.waitUntilClosedElsewhere(d.fd)
         guard let now = FileIdentity.of(descriptor: d.fd), !now.matches(d.identity) else { return }
         let late = try Self.readAll(d.fd, path: d.path.path)
-        guard let again = try d.redo(late) else { return }
+        // The late save is in this file only: even when Sheaf's change needs no redoing on it
+        // (already there) or cannot be made on it (a half-typed front-matter), it goes in.
+        let again = ((try? d.redo(late)) ?? nil) ?? late
         let merge = self.merge
         let mine = d.written.bytes
         _ = try replace(d.path, expected: d.written, wanted: again, mode: nil, redo: { (current) throws(SheafError) in
@@ -486,6 +523,15 @@ public final class VaultFileWriter {
     }
 
     // MARK: - Helpers
+
+    /// Whether the open file holds `bytes` (nil: not known, taken as yes). The identity alone
+    /// misses an editor's same-size save in place within one tick of the file system's clock
+    /// (ext4 stamps mtimes at a few milliseconds' granularity), such as a checkbox ticked.
+    static func holds(_ fd: Int32, _ bytes: [UInt8]?) -> Bool {
+        guard let bytes, bytes.count <= 1 << 20 else { return true }
+        guard let now = try? readAll(fd, path: "") else { return false }
+        return now == bytes
+    }
 
     /// Waits (at most 2 s) until no other process holds the displaced file open. A writer that
     /// opened the file before Sheaf's swap (`echo >> note`) writes into the displaced inode, and

@@ -96,8 +96,8 @@ extension VaultSession {
         if let first, first != now {
             reconciled = try writer.replace(safe, base: state, with: first, redo: redo) == .reconciled
         }
-        try writer.finish()
-
+        // The overlapping lines of the note's side are only in memory until this file exists:
+        // written before anything else can fail.
         var conflictPath: String? = nil
         if let merge = last.merge, let remote = merge.remote {
             let content = ConflictFile.content(remote: remote, notePath: path, isNote: isNote)
@@ -106,6 +106,7 @@ extension VaultSession {
             try writer.create(try safePath(chosen), content)
             conflictPath = chosen
         }
+        try writer.finish()
         invalidate()
         let changed = base != now || reconciled
         let outcome: GuardedWriteReport.Outcome = conflictPath != nil ? .conflict : (changed ? .merged : .clean)

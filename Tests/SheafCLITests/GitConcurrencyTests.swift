@@ -120,7 +120,18 @@ final class SilentListener {
         let sync = try #require(Spawn.start(CLI.binary, ["sync"], in: r[0],
                                             environment: ["PATH": "/usr/bin:/bin", "HOME": r.temp.path]))
         #expect(listener.waitForClient(seconds: 30), "the sync never reached the remote")
-        CLI.write("", to: r[0] + "/.git/index.lock")
+        // The fetch runs while the sync commits: the lock appears once that commit is made, and
+        // only where no lock is (O_EXCL, as git makes one). Overwriting the sync's own live
+        // index.lock made libgit2 rename the test's empty file to .git/index (seen once in CI).
+        let start = Date()
+        while r.git(0, ["status", "--porcelain"]).stdout.contains("Start.md") && Date().timeIntervalSince(start) < 30 { usleep(20_000) }
+        var lock: Int32 = -1
+        while lock < 0 && Date().timeIntervalSince(start) < 30 {
+            lock = open(r[0] + "/.git/index.lock", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            if lock < 0 { usleep(5_000) }
+        }
+        #expect(lock >= 0, "no moment without another index.lock")
+        close(lock)
         kill(sync, SIGKILL)
         #expect(Spawn.wait(sync) == 128 + SIGKILL)
         #expect(r.git(0, ["remote", "set-url", "origin", r.bare]).status == 0)

@@ -228,3 +228,49 @@ final class OneNoteFolder {
         #expect(text.contains("sheaf"))
     }
 }
+
+/// Regressions from a hostile review of the write path (each lost a save before).
+@Suite struct WriterReviewTests {
+    /// An editor's in-place save of the same size within one tick of the file system's clock
+    /// (a checkbox ticked) left size, inode and mtime as Sheaf read them: the swap took it for
+    /// the version Sheaf read, and the save was gone. The displaced bytes are compared now.
+    @Test func aSameSizeSaveInPlaceWithinOneClockTickIsNotOverwritten() throws {
+        let folder = try OneNoteFolder("sametick", "- [ ] milk\n")
+        let (file, writer, path) = (folder.file, folder.writer, folder.path)
+        let state = try writer.read(path)
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            var info = stat()
+            stat(file, &info)
+            let fd = open(file, O_WRONLY)
+            _ = "- [x] milk\n".withCString { pwrite(fd, $0, strlen($0), 0) }
+            var times = [info.st_atim, info.st_mtim]  // the same tick as the version Sheaf read
+            futimens(fd, &times)
+            close(fd)
+        }
+        try writer.replace(path, base: state, with: Array("- [ ] milk\nsheaf\n".utf8), redo: { current in
+            unionMerge("a.md", nil, current ?? [], Array("sheaf\n".utf8))
+        })
+        try writer.finish()
+        #expect(readText(file) == "- [x] milk\nsheaf\n")
+    }
+
+    /// A command that threw before `finish()` left its displaced files unchecked: a late write
+    /// into one (an appender that opened the note before the swap) was dropped with the writer.
+    @Test func aLateAppendIsKeptWhenTheCommandEndsWithoutFinish() throws {
+        let folder = try OneNoteFolder("nofinish", "one\n")
+        let (file, path) = (folder.file, folder.path)
+        let editor = open(file, O_WRONLY | O_APPEND)  // opened before the swap
+        do {
+            let writer = VaultFileWriter(root: folder.root, merge: unionMerge)
+            let state = try writer.read(path)
+            try writer.replace(path, base: state, with: Array("one\nsheaf\n".utf8))
+            _ = "late save\n".withCString { write(editor, $0, strlen($0)) }
+            close(editor)
+            // no finish(): the command failed further on, and the writer goes
+        }
+        let text = readText(file)
+        #expect(text.contains("late save"), "\(text)")
+        #expect(text.contains("sheaf"))
+    }
+}
