@@ -76,6 +76,15 @@ public final class VaultFileWriter {
         /// What Sheaf put in its place, and how to redo Sheaf's change on a late edit.
         let written: FileState
         let redo: Redo
+        /// The bytes it held when Sheaf let it go (nil: not known, or too large to keep).
+        let original: [UInt8]?
+    }
+
+    /// A version someone saved that is in no file yet: its bytes, and the version it was made
+    /// from when known (its own lines are the ones looked for in the file afterwards).
+    struct Owed {
+        let bytes: [UInt8]
+        let base: [UInt8]?
     }
 
     // MARK: - Reading
@@ -209,17 +218,29 @@ public final class VaultFileWriter {
     /// gives up, they are kept beside the file (never dropped).
     private func replace(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
                          redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
-                         prepared: Prepared? = nil, owed firstOwed: [[UInt8]]) throws(SheafError) -> WriteOutcome {
+                         prepared: Prepared? = nil, owed firstOwed: [Owed]) throws(SheafError) -> WriteOutcome {
         var owed = firstOwed
         do {
-            return try replacing(path, expected: start, wanted: first, mode: mode, redo: first_redo,
-                                 reconciled: startReconciled, prepared: prepared, owed: &owed)
+            let outcome = try replacing(path, expected: start, wanted: first, mode: mode, redo: first_redo,
+                                        reconciled: startReconciled, prepared: prepared, owed: &owed)
+            // Saves that were in Sheaf's hands only went in through a merge, and a merge keeps one
+            // side where both changed a front-matter key: a save whose lines are not all in the
+            // file now is kept beside it too (at worst a conflict file too many).
+            if !owed.isEmpty {
+                let now = Set(Self.lines((try? Self.read(path, root: root).bytes) ?? nil ?? []))
+                for version in owed {
+                    let before = Set(Self.lines(version.base ?? []))
+                    guard !Self.lines(version.bytes).allSatisfy({ now.contains($0) || before.contains($0) }) else { continue }
+                    if let keepAside { _ = try keepAside(self, path, version.bytes) } else { _ = try keepBeside(path, version.bytes) }
+                }
+            }
+            return outcome
         } catch {
             // Whatever ended the write (it gave up, the editor's save does not parse, the file
             // became a symlink), saves in Sheaf's hands only are kept beside the file first.
             guard !owed.isEmpty else { throw error }
             var kept: [String] = []
-            for bytes in owed {
+            for bytes in owed.map(\.bytes) {
                 if let keepAside { kept.append(try keepAside(self, path, bytes)) } else { kept.append(try keepBeside(path, bytes)) }
             }
             var failure = error
@@ -230,7 +251,7 @@ public final class VaultFileWriter {
 
     private func replacing(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
                            redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
-                           prepared: Prepared?, owed: inout [[UInt8]]) throws(SheafError) -> WriteOutcome {
+                           prepared: Prepared?, owed: inout [Owed]) throws(SheafError) -> WriteOutcome {
         var prepared = prepared
         try VaultPathGuard.makeFolders(of: path, in: root)
         let full = root + "/" + path.path
@@ -322,7 +343,7 @@ public final class VaultFileWriter {
                 close(temp.fd)
                 unlink(temp.path)
                 retire(Displaced(fd: old, path: path, identity: oldIdentity,
-                                 written: FileState(bytes: wanted, identity: ours), redo: redo))
+                                 written: FileState(bytes: wanted, identity: ours), redo: redo, original: Self.kept(expected.bytes)))
                 return finishOutcome(path, reconciled)
             }
             // Someone saved (or put a folder or symlink there) between the check and the swap.
@@ -346,7 +367,7 @@ public final class VaultFileWriter {
                     // Sheaf's own version: a writer that opened it in that instant may still
                     // write into it; that write is folded in by `finish()`.
                     retire(Displaced(fd: back, path: path, identity: ours ?? mine,
-                                     written: FileState(bytes: wanted, identity: ours), redo: { $0 }))
+                                     written: FileState(bytes: wanted, identity: ours), redo: { $0 }, original: Self.kept(wanted)))
                     // Their version is in place again: the change is made again on it (now, not
                     // by the next check, which a same-size save within one clock tick passes).
                     guard try catchUp() else { return reconciled ? .reconciled : .unchanged }
@@ -370,8 +391,8 @@ public final class VaultFileWriter {
                 }
                 unlink(temp.path)
                 retire(Displaced(fd: back, path: path, identity: backIdentity,
-                                 written: FileState(bytes: saved, identity: backIdentity), redo: { $0 }))
-                owed.append(saved)
+                                 written: FileState(bytes: saved, identity: backIdentity), redo: { $0 }, original: Self.kept(saved)))
+                owed.append(Owed(bytes: saved, base: wanted))
                 let inner = redo, merge = self.merge, base = wanted
                 redo = { (current) throws(SheafError) in
                     guard let current else { return try inner(saved) ?? saved }
@@ -389,7 +410,7 @@ public final class VaultFileWriter {
             let theirs = old >= 0 && (oldIdentity?.isRegularFile ?? false) ? (try? Self.readAll(old, path: path.path)) : nil
             if old >= 0 { close(old) }
             unlink(temp.path)
-            if let theirs { owed.append(theirs) }
+            if let theirs { owed.append(Owed(bytes: theirs, base: expected.bytes)) }
             let again = try redo(theirs) ?? theirs ?? wanted
             // Write the folded version over Sheaf's, merging with anything saved after it.
             let mine = wanted
@@ -509,7 +530,7 @@ public final class VaultFileWriter {
     private func settle(_ d: Displaced) throws(SheafError) {
         defer { close(d.fd) }
         Self.waitUntilClosedElsewhere(d.fd)
-        guard let now = FileIdentity.of(descriptor: d.fd), !now.matches(d.identity) else { return }
+        guard let now = FileIdentity.of(descriptor: d.fd), !(now.matches(d.identity) && Self.holds(d.fd, d.original)) else { return }
         let late = try Self.readAll(d.fd, path: d.path.path)
         // The late save is in this file only: even when Sheaf's change needs no redoing on it
         // (already there) or cannot be made on it (a half-typed front-matter), it goes in.
@@ -519,10 +540,21 @@ public final class VaultFileWriter {
         _ = try replace(d.path, expected: d.written, wanted: again, mode: nil, redo: { (current) throws(SheafError) in
             guard let current else { return again }
             return merge(d.path.path, mine, current, again)
-        }, reconciled: true, owed: [late])
+        }, reconciled: true, owed: [Owed(bytes: late, base: d.original)])
     }
 
     // MARK: - Helpers
+
+    /// The non-empty lines of a text, without their line endings.
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: UInt8(ascii: "\n")).map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }.filter { !$0.isEmpty }
+    }
+
+    /// Bytes worth keeping with a displaced file for the byte comparison (`holds` compares up to 1 MB).
+    static func kept(_ bytes: [UInt8]?) -> [UInt8]? {
+        guard let bytes, bytes.count <= 1 << 20 else { return nil }
+        return bytes
+    }
 
     /// Whether the open file holds `bytes` (nil: not known, taken as yes). The identity alone
     /// misses an editor's same-size save in place within one tick of the file system's clock

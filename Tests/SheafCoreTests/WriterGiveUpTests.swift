@@ -274,3 +274,30 @@ final class OneNoteFolder {
         #expect(text.contains("sheaf"))
     }
 }
+
+/// A save in Sheaf's hands only is merged into the file, and a merge keeps one side where both
+/// changed the same front-matter key: whatever the merge dropped of it is kept beside the note.
+@Suite struct WriterOwedMergeTests {
+    @Test func aSaveHeldOnlyThatTheMergeCouldNotKeepWholeIsKeptBesideTheNote() throws {
+        let root = TempDir.make("owedmerge")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/a.md"
+        try "---\nstatus: draft\n---\none\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // The note merge's rule for a key both sides changed: the file's value stays.
+        let writer = VaultFileWriter(root: root) { _, _, current, _ in current }
+        writer.beforeSwap = { _ in
+            writer.beforeSwap = nil
+            renameSave("---\nstatus: review\n---\none\n", to: file)
+        }
+        writer.afterSwap = { _ in
+            writer.afterSwap = nil
+            renameSave("---\nstatus: done\n---\none\nsheaf\nsave-2\n", to: file)  // built on Sheaf's version
+        }
+        let path = try VaultPathGuard.check("a.md", in: root).get()
+        let state = try writer.read(path)
+        try writer.replace(path, base: state, with: Array("---\nstatus: draft\n---\none\nsheaf\n".utf8))
+        try writer.finish()
+        let kept = linesOfAllFiles(root)
+        for line in ["status: review", "status: done", "save-2"] { #expect(kept.contains(line), "\(kept)") }
+    }
+}
