@@ -2,6 +2,7 @@
 // real inotify watcher. Batches are gathered until what a test waits for has arrived, or a
 // deadline passes (then the test fails on what it got).
 import Foundation
+import Glibc
 import SheafCore
 @testable import SheafWatch
 
@@ -18,7 +19,14 @@ struct TemporaryVault {
     func write(_ text: String, _ path: String) {
         let full = root + "/" + path
         try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! text.write(toFile: full, atomically: false, encoding: .utf8)
+        // Closed on exec (O_CLOEXEC): a child another test spawns meanwhile must not inherit the
+        // descriptor, or its exit closes the file last and raises a write event long after the
+        // write (seen once: a rule file written before the watcher started was reported changed).
+        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "cannot write \(full)")
+        let bytes = Array(text.utf8)
+        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        close(fd)
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
