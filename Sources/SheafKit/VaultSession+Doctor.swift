@@ -1,7 +1,8 @@
 // `sheaf doctor`: the vault's health in one report. Links that reach nothing, `#heading` and
 // `#^block` references to what a note does not hold, orphans, names that clash on a case-blind
 // file system or cannot exist on Windows or Android, conflict markers committed in notes, files git
-// tracks although .gitignore now ignores them, and the index's own integrity. It only reads:
+// tracks although .gitignore now ignores them, temporary files a killed write left (they may
+// hold a save), and the index's own integrity. It only reads:
 // every finding says how to fix it, and nothing here deletes or rewrites a note.
 import Foundation
 import SheafCore
@@ -21,6 +22,7 @@ public struct DoctorFinding: Sendable, Equatable {
         case conflictMarkers = "conflict-markers"
         case trackedButIgnored = "tracked-but-ignored"
         case index = "index"
+        case interruptedWrite = "interrupted-write"
     }
     public let kind: Kind
     public let path: String
@@ -117,6 +119,7 @@ extension VaultSession {
                                           commit: commit))
         }
         findings += tracked
+        findings += interruptedWrites()
         for problem in try index.integrityProblems() {
             findings.append(DoctorFinding(kind: .index, path: ".sheaf/index.sqlite", line: nil, message: problem,
                                           fix: "run `sheaf index --rebuild` (the index is rebuilt from the files)", commit: nil))
@@ -150,6 +153,27 @@ extension VaultSession {
     }
 
     /// Names two files share but for case, and names Windows or Android cannot hold.
+    /// Temporary files a killed Sheaf left beside the files it was writing (`.sheaf-tmp-PID-*`,
+    /// hidden, never committed). A write killed between its two exchanges leaves the newest save
+    /// there (VaultFileWriter), so each is shown, never deleted: its writer's process is gone.
+    func interruptedWrites() -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        guard let walk = FileManager.default.enumerator(atPath: vault.root) else { return [] }
+        while let entry = walk.nextObject() as? String {
+            let name = VaultPath.fileName(entry)
+            if entry == ".git" || entry == ".sheaf" { walk.skipDescendants(); continue }
+            guard name.hasPrefix(".sheaf-tmp-") else { continue }
+            let pid = name.dropFirst(".sheaf-tmp-".count).split(separator: "-").first { Int32($0) != nil }.flatMap { Int32($0) }
+            if let pid, kill(pid, 0) == 0 || errno == EPERM { continue }  // a Sheaf writing now
+            let beside = VaultPath.folder(entry)
+            findings.append(DoctorFinding(kind: .interruptedWrite, path: entry, line: nil,
+                                          message: "left by a Sheaf command that was killed while it wrote a file\(beside.isEmpty ? "" : " in \(beside)")",
+                                          fix: "compare it with the files beside it (it may hold a save made just then), keep what you need, then delete it",
+                                          commit: nil))
+        }
+        return findings
+    }
+
     static func nameFindings(_ paths: [String]) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         var byKey: [String: [String]] = [:]

@@ -92,4 +92,21 @@ import Testing
         let again = CLI.run(["doctor", "--json"], in: vault).stdout
         #expect(!again.contains("tracked-but-ignored") && again.contains("broken-link"))
     }
+
+    /// A write killed between its two exchanges leaves the newest save under a hidden temporary
+    /// name (VaultFileWriter): doctor shows such files, and leaves those of a Sheaf writing now.
+    @Test func doctorShowsTheTemporaryFilesOfAKilledWrite() throws {
+        let temp = TempDir()
+        let vault = temp.path + "/vault"
+        CLI.write("# Home\n", to: vault + "/Home.md")
+        #expect(CLI.run(["init"], in: vault).status == 0)
+        let gone = Spawn.start("/bin/true", [], in: vault, environment: [:])!
+        _ = Spawn.wait(gone)  // a process that has ended: its pid names no writer
+        CLI.write("# Home\nsaved just then\n", to: vault + "/Trips/.sheaf-tmp-\(gone)-12345")
+        CLI.write("in flight\n", to: vault + "/.sheaf-tmp-\(getpid())-6789")  // this process is alive
+        let r = CLI.run(["doctor", "--json"], in: vault)
+        let findings = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8)).findings.filter { $0.kind == "interrupted-write" }
+        #expect(findings.map(\.path) == ["Trips/.sheaf-tmp-\(gone)-12345"], "\(r.stdout)")
+        #expect(FileManager.default.fileExists(atPath: vault + "/Trips/.sheaf-tmp-\(gone)-12345"))
+    }
 }
