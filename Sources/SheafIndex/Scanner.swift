@@ -263,7 +263,8 @@ extension NoteIndex {
         var stored: [PathKey: (ftsRowid: Int64, hash: String?)] = [:]
         let files = try pool.read { db in
             var files: [VaultFile] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid, hash FROM notes")
+            // In FTS rowid order: rows written below the previous one each flush a segment (`delete`).
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, fts_rowid, hash FROM notes ORDER BY fts_rowid")
             while let row = try rows.next() {
                 files.append(VaultFile(path: row[0], size: row[1], mtimeNanoseconds: row[2], inode: UInt64(bitPattern: row[3])))
                 stored[PathKey(row[0])] = (row[4], row[5])
