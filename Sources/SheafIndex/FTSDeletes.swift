@@ -86,10 +86,10 @@ extension NoteIndex {
     /// FTS rows go in rowid order, lowest first, within a transaction: FTS5 holds a transaction's
     /// terms in memory and writes them as one segment at commit, unless a write names a rowid
     /// below the previous write's (or the same rowid twice), which first flushes what it holds
-    /// as a segment of its own (sqlite3Fts5IndexBeginWrite, SQLite 3.40). The 100 old rows of
-    /// a pull, deleted in hash order, made ~50 small segments and the merges they trigger (a
-    /// third of the pull's CPU). Every deleted row is older than the rows inserted after it
-    /// (counted up from `next_fts_rowid`), so deletes sorted here, then inserts, keep the order.
+    /// as a segment of its own (sqlite3Fts5IndexBeginWrite, SQLite 3.40): deleted in hash order,
+    /// n old rows made about n/2 segments. Every deleted row is older than the rows inserted
+    /// after it (counted up from `next_fts_rowid`), so deletes sorted here, then inserts, keep
+    /// the order.
     static func delete(_ rows: some Collection<FTSRow>, _ db: Database) throws -> Bool {
         guard !rows.isEmpty else { return true }
         guard try rowsFollowOurRules(db) else { return false }
