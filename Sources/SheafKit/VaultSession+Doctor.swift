@@ -23,6 +23,7 @@ public struct DoctorFinding: Sendable, Equatable {
         case trackedButIgnored = "tracked-but-ignored"
         case index = "index"
         case interruptedWrite = "interrupted-write"
+        case gitIndex = "git-index"
     }
     public let kind: Kind
     public let path: String
@@ -40,11 +41,19 @@ public struct DoctorFinding: Sendable, Equatable {
 extension VaultSession {
     /// Every finding, sorted by path, then line, then kind. With `fix`, repairs what is safe and
     /// marks it `fixed`: tracked files that .gitignore ignores leave git's index (the files stay,
-    /// the removal is staged for the next commit), and a damaged index is rebuilt from the files.
+    /// the removal is staged for the next commit), a damaged index is rebuilt from the files, and
+    /// a damaged `.git/index` from the last commit (Repository+IndexRepair).
     /// Nothing else is touched; no note is ever deleted or edited.
     public func doctor(fix: Bool) throws(SheafError) -> [DoctorFinding] {
         var findings = try doctor()
         guard fix else { return findings }
+        if findings.contains(where: { $0.kind == .gitIndex }), let repo = try repository() {
+            try withWriterLock { (_) throws(SheafError) in
+                do throws(GitError) { if repo.indexIsDamaged() { _ = try repo.rebuildDamagedIndex() } }
+                catch { throw SheafError("cannot rebuild git's index", path: repo.gitDirectory + "/index", cause: error.description) }
+            }
+            for i in findings.indices where findings[i].kind == .gitIndex { findings[i].fixed = true }
+        }
         let untrack = findings.filter { $0.kind == .trackedButIgnored }.map(\.path)
         if !untrack.isEmpty, let repo = try repository() {
             try withWriterLock { (_) throws(SheafError) in
@@ -120,6 +129,12 @@ extension VaultSession {
         }
         findings += tracked
         findings += interruptedWrites()
+        if let repo = try repository(), repo.indexIsDamaged() {
+            findings.append(DoctorFinding(kind: .gitIndex, path: ".git/index", line: nil,
+                                          message: "git's index cannot be read (cut off or empty): every commit and sync stops on it",
+                                          fix: "run `sheaf doctor --fix`, `sheaf commit` or `sheaf sync`: it is rebuilt from the last commit (the notes are not touched) and the damaged file kept beside it",
+                                          commit: nil))
+        }
         for problem in try index.integrityProblems() {
             findings.append(DoctorFinding(kind: .index, path: ".sheaf/index.sqlite", line: nil, message: problem,
                                           fix: "run `sheaf index --rebuild` (the index is rebuilt from the files)", commit: nil))

@@ -84,6 +84,14 @@ extension VaultSession {
     }
 
     public func status() throws(SheafError) -> VaultStatus {
+        do { return try readStatus() } catch {
+            guard let repo = try? requireRepository(), repo.indexIsDamaged() else { throw error }
+            throw SheafError("git's index cannot be read", path: repo.gitDirectory + "/index", cause: error.cause,
+                             hint: "`sheaf commit` or `sheaf sync` rebuilds it from the last commit (the notes are not touched)")
+        }
+    }
+
+    private func readStatus() throws(SheafError) -> VaultStatus {
         let remote = config["remote"] ?? "origin"
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
             let workTree = try repo.workTreeStatus()

@@ -13,7 +13,7 @@ extension VaultSession {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
-            let staging = try repo.stageAll(excluding: VaultPathGuard.isReserved)
+            let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: VaultPathGuard.isReserved) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
             for skipped in staging.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
@@ -22,6 +22,18 @@ extension VaultSession {
             return try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
         } catch {
             throw SheafError("cannot record the vault in git", path: vault.root, cause: error.description)
+        }
+    }
+
+    /// Runs `body`; when it fails because `.git/index` cannot be read (Repository+IndexRepair),
+    /// rebuilds the index from the last commit, says so, and runs `body` once more. Writers only.
+    func repairingDamagedIndex<T>(_ repo: Repository, _ body: () throws(GitError) -> T) throws(GitError) -> T {
+        do { return try body() } catch {
+            guard repo.indexIsDamaged() else { throw error }
+            let kept = try repo.rebuildDamagedIndex()
+            onWarning?(VaultWarning(path: vault.relative(kept) ?? kept,
+                                    message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched"))
+            return try body()
         }
     }
 }

@@ -1,0 +1,65 @@
+// A `.git/index` that cannot be read (Repository+IndexRepair): a writer rebuilds it from the last
+// commit and goes on; a reader says what is wrong and what mends it.
+import Foundation
+import SheafCore
+import Testing
+import TestSupport
+@testable import SheafKit
+
+@Suite struct DamagedGitIndexTests {
+    /// Regression: a 0-byte `.git/index` (left by a killed writer; seen in a test run) stopped
+    /// every later sync and status with libgit2's "failed to read index: ... no longer exists"
+    /// until git was mended by hand. A cut-off index does the same.
+    @Test(arguments: ["empty", "cut"])
+    func aSyncAfterItsGitIndexWasDamagedRebuildsItAndPushesTheNewNote(_ damage: String) throws {
+        let temp = TempDir("kit")
+        let bare = temp.path + "/remote.git"
+        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let a = try KitVault("a", in: temp)
+        let session = try a.session()
+        _ = try session.createNote(title: "First", folder: nil, tags: [], body: "one")
+        try session.addRemote(name: "origin", url: bare)
+        _ = try session.sync(SyncOptions())
+
+        let indexPath = a.root + "/.git/index"
+        let bytes = try #require(FileManager.default.contents(atPath: indexPath))
+        try (damage == "empty" ? Data() : bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: indexPath))
+        let reader = try a.session()
+        do {
+            _ = try reader.status()
+            Issue.record("status read a damaged index")
+        } catch {
+            #expect(error.what == "git's index cannot be read")
+            #expect(error.hint?.contains("sheaf sync") == true)
+        }
+
+        try a.write("# Second\ntwo\n", "Second.md")
+        let writer = try a.session()
+        var warnings: [VaultWarning] = []
+        writer.onWarning = { warnings.append($0) }
+        let run = try writer.sync(SyncOptions())
+        #expect(run.committed != nil)
+        let pushed = runProcess("/usr/bin/git", ["--git-dir", bare, "ls-tree", "-r", "--name-only", "main"], in: temp.path)
+        #expect(pushed.stdout.split(separator: "\n").sorted() == ["First.md", "Second.md"])
+        #expect(warnings.contains { $0.message.contains("rebuilt from the last commit") })
+        let kept = try FileManager.default.contentsOfDirectory(atPath: a.root + "/.git").filter { $0.hasPrefix("index.damaged-") }
+        #expect(kept.count == 1)
+        #expect(FileManager.default.contents(atPath: a.root + "/.git/" + (kept.first ?? ""))?.count == (damage == "empty" ? 0 : bytes.count / 2))
+        #expect(try a.session().status().changes.isEmpty)
+        #expect(a.read("First.md")?.contains("one") == true)
+    }
+
+    /// `sheaf doctor` names the damage, and `--fix` mends it without a commit.
+    @Test func doctorShowsAndRebuildsADamagedGitIndex() throws {
+        let a = try KitVault()
+        _ = try a.session().createNote(title: "First", folder: nil, tags: [], body: "one")
+        _ = try a.session().commit()
+        try Data().write(to: URL(fileURLWithPath: a.root + "/.git/index"))
+        let found = try a.session().doctor()
+        #expect(found.contains { $0.kind == .gitIndex && $0.path == ".git/index" })
+        let fixed = try a.session().doctor(fix: true)
+        #expect(fixed.contains { $0.kind == .gitIndex && $0.fixed })
+        #expect(try a.session().doctor().contains { $0.kind == .gitIndex } == false)
+        #expect(try a.session().status().changes.isEmpty)
+    }
+}
