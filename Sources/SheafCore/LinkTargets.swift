@@ -41,13 +41,9 @@ public struct LinkTargets: Sendable {
     ///    candidate's path): candidates under the linking note's folder first, then the
     ///    shortest path, then the smaller path in byte order. Aliases are never targets.
     public func resolve(_ target: String, from notePath: String) -> String? {
-        guard !target.isEmpty else { return nil }
-        if target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." {
-            return exact(VaultPath.join(VaultPath.folder(notePath), target))
-        }
-        if target.hasPrefix("/") { return exact(String(target.drop { $0 == "/" })) }
-        if let hit = exact(target) { return hit }
-        let name = VaultPath.fileName(target).lowercased()
+        guard let lookup = Lookup(target, from: notePath) else { return nil }
+        if let hit = exact(lookup.path) { return hit }
+        guard let name = lookup.name else { return nil }
         var candidates = byFileName[name] ?? []
         if candidates.isEmpty { candidates = byNoteStem[name] ?? [] }
         if target.contains("/") {
@@ -62,8 +58,58 @@ public struct LinkTargets: Sendable {
 
     /// The file at vault path `path` (any case), or the note at `path.md`.
     func exact(_ path: String) -> String? {
+        guard let key = Self.pathKey(path) else { return nil }
+        return byPath[key] ?? byPath[key + ".md"]
+    }
+
+    /// `path` normalized and lower-cased, as `byPath` is keyed; nil for no path in the vault.
+    private static func pathKey(_ path: String) -> String? {
         guard let normalized = VaultPath.normalize(path), !normalized.isEmpty else { return nil }
-        return byPath[normalized.lowercased()] ?? byPath[(normalized + ".md").lowercased()]
+        return normalized.lowercased()
+    }
+
+    /// What `resolve` looks up for a target: the path tried as it is (with `.md` optional), then,
+    /// unless the target is relative or rooted, the file name (`byFileName`, then `byNoteStem`).
+    private struct Lookup {
+        let path: String
+        let name: String?
+
+        init?(_ target: String, from notePath: String) {
+            guard !target.isEmpty else { return nil }
+            if target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." {
+                (path, name) = (VaultPath.join(VaultPath.folder(notePath), target), nil)
+            } else if target.hasPrefix("/") {
+                (path, name) = (String(target.drop { $0 == "/" }), nil)
+            } else {
+                (path, name) = (target, VaultPath.fileName(target).lowercased())
+            }
+        }
+    }
+
+    /// Tells cheaply which links a change to some files (added, removed or moved: `paths`, at
+    /// both ends of a move) can concern: a link whose lookups meet none of these files' keys
+    /// finds the same entries before and after, so it reaches the same file. Exact for that
+    /// purpose (it errs only towards "may"), and far cheaper than resolving every link twice.
+    public struct Change: Sendable {
+        private let pathKeys: Set<String>
+        private let nameKeys: Set<String>
+
+        public init(paths: [String]) {
+            pathKeys = Set(paths.map { $0.lowercased() })
+            nameKeys = Set(paths.flatMap { [VaultPath.fileName($0).lowercased(), VaultPath.stem($0).lowercased()] })
+        }
+
+        /// Whether the file `target` (linked from `notePath`) reaches may differ after the change.
+        public func mayConcern(_ target: String, from notePath: String) -> Bool {
+            // Unless the target ends in `.` or `/`, its file name is the last part of every path
+            // it is looked up by, and each key of a changed file ends in that file's name or stem:
+            // a name that is none of them settles it (most links, one lower-casing each).
+            if let last = target.utf8.last, last != UInt8(ascii: "."), last != UInt8(ascii: "/"),
+               !nameKeys.contains(VaultPath.fileName(target).lowercased()) { return false }
+            guard let lookup = Lookup(target, from: notePath) else { return false }
+            if let key = LinkTargets.pathKey(lookup.path), pathKeys.contains(key) || pathKeys.contains(key + ".md") { return true }
+            return lookup.name.map(nameKeys.contains) ?? false
+        }
     }
 
     /// Among several files of one name: those under the linking note's folder first, then the

@@ -81,10 +81,19 @@ extension NoteIndex {
     public func links(toKey key: String) throws(SheafError) -> [StoredLink] {
         try reading { db in
             try Row.fetchAll(db, sql: "SELECT n.path, l.kind, l.target FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ?",
-                             arguments: [key]).compactMap { row in
-                Link.Kind(rawValue: row[1]).map { StoredLink(notePath: row[0], kind: $0, target: row[2]) }
-            }
+                             arguments: [key]).compactMap(Self.storedLink)
         }
+    }
+
+    /// Every link of every note (those with a target: not `[[#Heading]]` within a note).
+    public func allLinks() throws(SheafError) -> [StoredLink] {
+        try reading { db in
+            try Row.fetchAll(db, sql: "SELECT n.path, l.kind, l.target FROM links l JOIN notes n ON n.rowid = l.note").compactMap(Self.storedLink)
+        }
+    }
+
+    private static func storedLink(_ row: Row) -> StoredLink? {
+        Link.Kind(rawValue: row[1]).map { StoredLink(notePath: row[0], kind: $0, target: row[2]) }
     }
 
     func reading<T>(_ body: (Database) throws -> T) throws(SheafError) -> T {

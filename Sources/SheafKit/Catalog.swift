@@ -30,17 +30,21 @@ public struct Catalog: Sendable {
     /// Walks the vault and parses every note on all cores.
     static func load(vault: Vault, walker: VaultWalker) -> Catalog {
         let (files, walkWarnings) = walker.files()
-        let noteFiles = files.filter(\.isNote)
-        let results = ConcurrentSlots<CatalogNote>(count: noteFiles.count)
-        DispatchQueue.concurrentPerform(iterations: noteFiles.count) { i in
-            let file = noteFiles[i]
-            // A file that vanished or became unreadable since the walk is left out.
-            guard let read = NoteBytes.read(vault.absolute(file.path)) else { return }
-            results.set(i, CatalogNote(note: Note(path: file.path, read: read), file: file))
-        }
-        let notes = results.values
+        let notes = parse(files.filter(\.isNote), in: vault)
         var warnings = walkWarnings
         for n in notes { warnings += n.note.warnings.map { VaultWarning(path: n.path, message: $0.description) } }
         return Catalog(files: files, notes: notes, warnings: warnings)
+    }
+
+    /// The notes `noteFiles` parsed on all cores; a file that vanished or became unreadable since
+    /// the walk is left out.
+    static func parse(_ noteFiles: [VaultFile], in vault: Vault) -> [CatalogNote] {
+        let results = ConcurrentSlots<CatalogNote>(count: noteFiles.count)
+        DispatchQueue.concurrentPerform(iterations: noteFiles.count) { i in
+            let file = noteFiles[i]
+            guard let read = NoteBytes.read(vault.absolute(file.path)) else { return }
+            results.set(i, CatalogNote(note: Note(path: file.path, read: read), file: file))
+        }
+        return results.values
     }
 }

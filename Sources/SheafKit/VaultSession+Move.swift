@@ -58,22 +58,26 @@ extension VaultSession {
         let from = note.path
         guard target != from else { throw SheafError("the note is already there", path: target) }
         let fm = FileManager.default
-        let catalog = try catalog()
+        invalidate()  // what an earlier step of this command read may have changed before the lock
+        let files = try walker().files().files
+        let paths = files.map(\.path)
         let caseOnly = target.lowercased() == from.lowercased()
-        if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || catalog.files.contains { $0.path.lowercased() == target.lowercased() }) {
+        if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || paths.contains { $0.lowercased() == target.lowercased() }) {
             throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
         }
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
+        let targets = LinkTargets(paths: paths)
+        let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files)
         let writer = fileWriter(proof)
         try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)
 
         // The moved note's own relative links first, in place, then the rename (never over a file).
         var rewritten: [String] = []
-        if try rewriteOwnLinks(from: from, to: target, paths: catalog.files.map(\.path), writer: writer) { rewritten.append(target) }
+        if try rewriteOwnLinks(from: from, to: target, targets: targets, writer: writer) { rewritten.append(target) }
         try writer.move(safeFrom, to: safeTarget)
         try AtomicFile.write(from + "\n" + target + "\nmoved\n", to: moveJournal)
-        let (others, skipped) = try rewriteLinks(to: from, movedTo: target, catalog: catalog, writer: writer)
+        let (others, skipped) = try rewriteLinks(to: from, movedTo: target, targets: targets, notes: linking, writer: writer)
         rewritten += others
         try writer.finish()
         removeEmptyFolders(above: from)
@@ -84,24 +88,36 @@ extension VaultSession {
     }
 
     /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
-    private func rewriteOwnLinks(from: String, to target: String, paths: [String], writer: VaultFileWriter) throws(SheafError) -> Bool {
-        let (before, after) = Self.linkTargets(LinkTargets(paths: paths), moving: from, to: target)
+    private func rewriteOwnLinks(from: String, to target: String, targets: LinkTargets, writer: VaultFileWriter) throws(SheafError) -> Bool {
+        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
         let edit = Self.linkEdit(of: from, movingTo: target, moves: [from: target], before: before, after: after)
         return try editNote(from, with: writer, edit) != .unchanged
     }
 
-    /// Rewrites the links of every other note that would no longer reach their file: those that
-    /// pointed at `from`, and those a name the move made ambiguous would take elsewhere. Each is
-    /// edited on the note's bytes as they are when it is written. Safe to run again: a rewritten
-    /// link reaches its file.
-    private func rewriteLinks(to from: String, movedTo target: String, catalog: Catalog,
+    /// The notes (other than the moved one) with a link that would no longer reach its file once
+    /// `from` is at `target` (VaultSession+LinkingNotes), parsed.
+    func notesWhoseLinksMove(from: String, to target: String, targets: LinkTargets, files: [VaultFile]) -> [CatalogNote] {
+        let notes = files.filter { $0.isNote && !PathBytes.same($0.path, from) && !PathBytes.same($0.path, target) }
+        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
+        let change = LinkTargets.Change(paths: [from, target])
+        return notesWithLinks(among: notes) { link, notePath in
+            guard change.mayConcern(link, from: notePath), let old = before.resolve(link, from: notePath) else { return false }
+            return after.resolve(link, from: notePath) != (old == from ? target : old)
+        }
+    }
+
+    /// Rewrites the links of every other note among `notes` that would no longer reach their file:
+    /// those that pointed at `from`, and those a name the move made ambiguous would take
+    /// elsewhere. Each is edited on the note's bytes as they are when it is written. Safe to run
+    /// again: a rewritten link reaches its file.
+    private func rewriteLinks(to from: String, movedTo target: String, targets: LinkTargets, notes: [CatalogNote],
                               writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
-        let (before, after) = Self.linkTargets(catalog.linkTargets, moving: from, to: target)
+        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
         let moves = [from: target]
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
         // Compared as bytes: an NFC/NFD twin of the moved note is another file.
-        for other in catalog.notes where !PathBytes.same(other.path, from) && !PathBytes.same(other.path, target) {
+        for other in notes where !PathBytes.same(other.path, from) && !PathBytes.same(other.path, target) {
             guard LinkRewriter.needsRewrite(links: other.note.links, notePath: other.path, newNotePath: other.path,
                                             moves: moves, before: before, after: after) else { continue }
             guard other.note.isEditable else {
@@ -161,13 +177,13 @@ extension VaultSession {
             let atFrom = fm.fileExists(atPath: vault.absolute(from)), atTarget = fm.fileExists(atPath: vault.absolute(target))
             guard atFrom != atTarget || from.lowercased() == target.lowercased() else { return }  // nothing to go on
             if atFrom {
-                let paths = try catalog().files.map(\.path)
-                _ = try rewriteOwnLinks(from: from, to: target, paths: paths, writer: writer)
+                _ = try rewriteOwnLinks(from: from, to: target, targets: try catalog().linkTargets, writer: writer)
                 try writer.move(safeFrom, to: safeTarget)
             }
             invalidate()
         }
-        _ = try rewriteLinks(to: from, movedTo: target, catalog: try catalog(), writer: writer)
+        let catalog = try catalog()
+        _ = try rewriteLinks(to: from, movedTo: target, targets: catalog.linkTargets, notes: catalog.notes, writer: writer)
         try writer.finish()
         removeEmptyFolders(above: from)
         try stageMove(from: from, to: target)

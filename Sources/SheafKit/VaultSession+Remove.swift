@@ -18,12 +18,17 @@ extension VaultSession {
     }
 
     private func removeLocked(_ note: CatalogNote, _ proof: borrowing WriterLock) throws(SheafError) -> RemoveReport {
-        let catalog = try catalog()
-        let targets = catalog.linkTargets
-        let linkedFrom = catalog.notes.filter { other in
-            !PathBytes.same(other.path, note.path)
-                && other.note.links.contains { targets.resolve($0, from: other.path).map { PathBytes.same($0, note.path) } ?? false }
-        }.map(\.path)
+        invalidate()  // what an earlier step of this command read may have changed before the lock
+        let files = try walker().files().files
+        let targets = LinkTargets(paths: files.map(\.path))
+        let change = LinkTargets.Change(paths: [note.path])
+        let reaches = { (target: String, from: String) in
+            change.mayConcern(target, from: from) && targets.resolve(target, from: from).map { PathBytes.same($0, note.path) } ?? false
+        }
+        let others = files.filter { $0.isNote && !PathBytes.same($0.path, note.path) }
+        let linkedFrom = notesWithLinks(among: others, where: reaches).filter { other in
+            other.note.links.contains { targets.resolve($0, from: other.path).map { PathBytes.same($0, note.path) } ?? false }
+        }.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try commitSnapshot(proof)
         let kept = try requireRepository().headOrNil()
         guard unlink(vault.absolute(note.path)) == 0 else {

@@ -1,0 +1,60 @@
+// `mv` finds the notes whose links it must mend through the index's link rows, brought up to
+// date under its lock, and reads only those (VaultSession+Move); the walk still gives every
+// file, and notes the index leaves out are read whole.
+import Foundation
+import SheafCore
+import Testing
+import TestSupport
+@testable import SheafKit
+
+@Suite struct KitMoveTests {
+    static func vault() throws -> KitVault {
+        let v = try KitVault()
+        try v.write("# Lisbon\n", "Trips/Lisbon.md")
+        try v.write("# Plan\nsee [[Lisbon]] and [map](Trips/Lisbon.md)\n", "Plan.md")
+        try v.write("# Other\nnothing here\n", "Other.md")
+        return v
+    }
+
+    /// A note written after the index was last brought up to date still has its link mended:
+    /// the move updates the index under its own lock before reading the link rows.
+    @Test func mvMendsTheLinksOfANoteTheIndexHasNotSeenYet() throws {
+        let v = try Self.vault()
+        let session = try v.session()
+        let lisbon = try session.resolve("Lisbon")
+        try v.write("# Late\n[[Trips/Lisbon]]\n", "Late.md")
+        let report = try session.move(lisbon, to: "Places/")
+        #expect(report.rewritten == ["Late.md", "Plan.md"])
+        #expect(v.read("Late.md") == "# Late\n[[Places/Lisbon|Trips/Lisbon]]\n")  // the text shown stays
+        #expect(v.read("Plan.md") == "# Plan\nsee [[Lisbon]] and [map](Places/Lisbon.md)\n")
+        #expect(v.read("Other.md") == "# Other\nnothing here\n")
+    }
+
+    /// Without an index that can be updated, every note is read, as before the index knew links.
+    @Test func mvMendsLinksWhenTheIndexCannotBeUpdated() throws {
+        let v = try Self.vault()
+        let session = try v.session()
+        let lisbon = try session.resolve("Lisbon")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: v.root + "/.sheaf/index.sqlite" + suffix) }
+        try FileManager.default.createDirectory(atPath: v.root + "/.sheaf/index.sqlite", withIntermediateDirectories: false)
+        let report = try session.move(lisbon, to: "Places/")
+        #expect(report.rewritten == ["Plan.md"])
+        #expect(v.read("Plan.md") == "# Plan\nsee [[Lisbon]] and [map](Places/Lisbon.md)\n")
+    }
+
+    /// A link that does not name the moved note but that the move would send to it: in
+    /// Archive/Note.md, `[[Lisbon]]` reaches Archive/Old/Lisbon.md (the only Lisbon under
+    /// Archive/) until Trips/Lisbon.md moves to Archive/, which is closer. It is mended to keep
+    /// reaching Archive/Old/Lisbon.md.
+    @Test func mvMendsALinkTheMoveWouldSendElsewhere() throws {
+        let v = try Self.vault()
+        try v.write("# Old Lisbon\n", "Archive/Old/Lisbon.md")
+        try v.write("# Note\n[[Lisbon]]\n", "Archive/Note.md")
+        let session = try v.session()
+        let report = try session.move(try session.resolve("Trips/Lisbon"), to: "Archive/")
+        #expect(report.rewritten == ["Archive/Note.md", "Plan.md"])
+        let mended = try #require(v.read("Archive/Note.md"))
+        #expect(mended != "# Note\n[[Lisbon]]\n" && mended.contains("Old/Lisbon"))
+        #expect(v.read("Plan.md") == "# Plan\nsee [[Lisbon]] and [map](Archive/Lisbon.md)\n")
+    }
+}
