@@ -5,45 +5,62 @@
 // files in the work tree hold everything. So it is rebuilt from HEAD, as `git read-tree HEAD`
 // would (the work tree is not touched, and the next status finds every file that differs from the
 // last commit), and the damaged file is kept beside it, never deleted.
+//
+// Whether the file is damaged is for the caller to judge from its bytes (SheafCore's
+// GitIndexCheck: git's own checksum), since libgit2 1.5 also fails on indexes git reads fine.
 import CGit2
 import Foundation
 
 extension Repository {
-    /// Whether `.git/index` is there but cannot be read.
-    public func indexIsDamaged() -> Bool {
+    /// The bytes of `.git/index` when it is a readable file that libgit2 cannot open (nil when
+    /// there is none, it opens, or it cannot be read at all: an error to show, not damage).
+    public func unopenableIndex() -> [UInt8]? {
         let path = gitDirectory + "/index"
         var info = stat()
-        guard lstat(path, &info) == 0 else { return false }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var index: OpaquePointer?
         let rc = git_index_open(&index, path)  // reads the file when it is there
         git_index_free(index)
-        return rc < 0
+        guard rc < 0 else { return nil }
+        return FileManager.default.contents(atPath: path).map { Array($0) }
     }
 
-    /// Moves a damaged `.git/index` aside (`index.damaged-<seconds since 1970>`) and writes a new
-    /// one holding HEAD's tree (empty before the first commit). Returns where the damaged file
-    /// went. Refuses while `index.lock` is there: another git is writing the index.
+    /// Writes a new `.git/index` holding HEAD's tree (empty before the first commit) in place of
+    /// a damaged one, which stays as `index.damaged-<seconds since 1970>`. The new index is
+    /// written beside it first and renamed over it last, so a failure (a full disk) leaves the
+    /// damaged file where it was, never no index. Returns where the damaged file was kept.
+    /// Refuses while `index.lock` is there: another git is writing the index.
     public func rebuildDamagedIndex() throws(GitError) -> String {
         let path = gitDirectory + "/index"
         guard access(path + ".lock", F_OK) != 0 else {
             throw GitError(function: "rebuildDamagedIndex", code: .locked,
                            message: "\(path).lock exists: another git is writing the index")
         }
-        var aside = "\(path).damaged-\(Int(Date().timeIntervalSince1970))"
+        let fresh = path + ".sheaf-rebuild"
+        unlink(fresh)
+        do {
+            var index: OpaquePointer?
+            try check(git_index_open(&index, fresh), "git_index_open")
+            defer { git_index_free(index) }
+            if let head = try head()?.id {
+                let tree = try commitTree(head)
+                defer { git_tree_free(tree) }
+                try check(git_index_read_tree(index, tree), "git_index_read_tree")
+            }
+            try Self.writeIndex(index!)
+        } catch {
+            unlink(fresh)
+            throw error
+        }
+        let stamp = Int(Date().timeIntervalSince1970)
+        var aside = "\(path).damaged-\(stamp)"
         var n = 1
-        while access(aside, F_OK) == 0 { n += 1; aside = "\(path).damaged-\(Int(Date().timeIntervalSince1970))-\(n)" }
-        guard rename(path, aside) == 0 else {
-            throw GitError(function: "rename", code: .other(-1), message: "cannot move \(path) aside: \(String(cString: strerror(errno)))")
+        while access(aside, F_OK) == 0 { n += 1; aside = "\(path).damaged-\(stamp)-\(n)" }
+        guard link(path, aside) == 0, rename(fresh, path) == 0 else {
+            let cause = String(cString: strerror(errno))
+            unlink(fresh)
+            throw GitError(function: "rename", code: .other(-1), message: "cannot put a rebuilt index in place of \(path): \(cause)")
         }
-        var index: OpaquePointer?
-        try check(git_index_open(&index, path), "git_index_open")
-        defer { git_index_free(index) }
-        if let head = try head()?.id {
-            let tree = try commitTree(head)
-            defer { git_tree_free(tree) }
-            try check(git_index_read_tree(index, tree), "git_index_read_tree")
-        }
-        try Self.writeIndex(index!)
         return aside
     }
 }

@@ -49,7 +49,7 @@ extension VaultSession {
         guard fix else { return findings }
         if findings.contains(where: { $0.kind == .gitIndex }), let repo = try repository() {
             try withWriterLock { (_) throws(SheafError) in
-                do throws(GitError) { if repo.indexIsDamaged() { _ = try repo.rebuildDamagedIndex() } }
+                do throws(GitError) { if Self.gitIndexIsDamaged(repo) { _ = try repo.rebuildDamagedIndex() } }
                 catch { throw SheafError("cannot rebuild git's index", path: repo.gitDirectory + "/index", cause: error.description) }
             }
             for i in findings.indices where findings[i].kind == .gitIndex { findings[i].fixed = true }
@@ -119,7 +119,9 @@ extension VaultSession {
                                           fix: "embed it where it belongs, or delete it if it is not needed", commit: nil))
         }
         findings += Self.nameFindings(catalog.files.map(\.path))
-        let (broughtBy, tracked) = try gitFindings(markers.map(\.path))
+        // git's index is read by the findings below: when it is damaged, that is the finding.
+        let gitIndexDamaged = try repository().map(Self.gitIndexIsDamaged) ?? false
+        let (broughtBy, tracked) = gitIndexDamaged ? ([:], []) : try gitFindings(markers.map(\.path))
         for marker in markers {
             let commit = broughtBy[marker.path]
             findings.append(DoctorFinding(kind: .conflictMarkers, path: marker.path, line: marker.line,
@@ -129,7 +131,7 @@ extension VaultSession {
         }
         findings += tracked
         findings += interruptedWrites()
-        if let repo = try repository(), repo.indexIsDamaged() {
+        if gitIndexDamaged {
             findings.append(DoctorFinding(kind: .gitIndex, path: ".git/index", line: nil,
                                           message: "git's index cannot be read (cut off or empty): every commit and sync stops on it",
                                           fix: "run `sheaf doctor --fix`, `sheaf commit` or `sheaf sync`: it is rebuilt from the last commit (the notes are not touched) and the damaged file kept beside it",

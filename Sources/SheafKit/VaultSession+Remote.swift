@@ -85,7 +85,7 @@ extension VaultSession {
 
     public func status() throws(SheafError) -> VaultStatus {
         do { return try readStatus() } catch {
-            guard let repo = try? requireRepository(), repo.indexIsDamaged() else { throw error }
+            guard let repo = try? requireRepository(), Self.gitIndexIsDamaged(repo) else { throw error }
             throw SheafError("git's index cannot be read", path: repo.gitDirectory + "/index", cause: error.cause,
                              hint: "`sheaf commit` or `sheaf sync` rebuilds it from the last commit (the notes are not touched)")
         }

@@ -25,11 +25,17 @@ extension VaultSession {
         }
     }
 
+    /// Whether `.git/index` is damaged: libgit2 cannot open it and its own checksum says so
+    /// (GitIndexCheck); an index libgit2 merely cannot read is left alone.
+    static func gitIndexIsDamaged(_ repo: Repository) -> Bool {
+        repo.unopenableIndex().map(GitIndexCheck.isDamaged) ?? false
+    }
+
     /// Runs `body`; when it fails because `.git/index` cannot be read (Repository+IndexRepair),
     /// rebuilds the index from the last commit, says so, and runs `body` once more. Writers only.
     func repairingDamagedIndex<T>(_ repo: Repository, _ body: () throws(GitError) -> T) throws(GitError) -> T {
         do { return try body() } catch {
-            guard repo.indexIsDamaged() else { throw error }
+            guard Self.gitIndexIsDamaged(repo) else { throw error }
             let kept = try repo.rebuildDamagedIndex()
             onWarning?(VaultWarning(path: vault.relative(kept) ?? kept,
                                     message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched"))

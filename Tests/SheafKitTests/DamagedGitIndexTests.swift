@@ -62,4 +62,42 @@ import TestSupport
         #expect(try a.session().doctor().contains { $0.kind == .gitIndex } == false)
         #expect(try a.session().status().changes.isEmpty)
     }
+
+    /// An index git reads but this libgit2 cannot (a split index here; git 2.40+'s skipHash
+    /// indexes alike) is not damage: rebuilding it would drop its state on every commit. The
+    /// command fails with libgit2's reason and the index is left as it is.
+    @Test func anIndexGitReadsButLibgit2CannotIsNotRebuilt() throws {
+        let a = try KitVault()
+        _ = try a.session().createNote(title: "First", folder: nil, tags: [], body: "one")
+        _ = try a.session().commit()
+        #expect(runProcess("/usr/bin/git", ["update-index", "--split-index"], in: a.root).status == 0)
+        let before = FileManager.default.contents(atPath: a.root + "/.git/index")
+        let session = try a.session()
+        do {
+            _ = try session.status()
+            Issue.record("libgit2 1.5 read a split index")
+        } catch {
+            #expect(error.what != "git's index cannot be read")
+        }
+        try a.write("# Second\n", "Second.md")
+        #expect(throws: SheafError.self) { try a.session().commit() }
+        #expect(FileManager.default.contents(atPath: a.root + "/.git/index") == before)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: a.root + "/.git").filter { $0.hasPrefix("index.damaged-") }
+        #expect(kept.isEmpty)
+    }
+
+    /// A rebuild that cannot be written (a full disk; here its file's place is taken) leaves the
+    /// damaged index where it was: never no index, which libgit2 would read as an empty one and a
+    /// commit would turn into deleting every file git does not stage again (ignored ones).
+    @Test func aRebuildThatCannotBeWrittenLeavesTheDamagedIndexInPlace() throws {
+        let a = try KitVault()
+        _ = try a.session().createNote(title: "First", folder: nil, tags: [], body: "one")
+        _ = try a.session().commit()
+        try Data().write(to: URL(fileURLWithPath: a.root + "/.git/index"))
+        try FileManager.default.createDirectory(atPath: a.root + "/.git/index.sheaf-rebuild", withIntermediateDirectories: false)
+        #expect(throws: SheafError.self) { try a.session().commit() }
+        #expect(FileManager.default.contents(atPath: a.root + "/.git/index")?.count == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: a.root + "/.git").filter { $0.hasPrefix("index.damaged-") }
+        #expect(kept.isEmpty)
+    }
 }
