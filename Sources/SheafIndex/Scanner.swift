@@ -370,10 +370,19 @@ struct BatchWriter {
 
     let pool: any DatabaseWriter
     private var nextFtsRowid: Int64
+    /// Files modified after this (nanoseconds since 1970) are "racily clean", as git calls it: a
+    /// write in place within the same tick of the file system's clock (a few ms on ext4, 2 s on
+    /// FAT) after this writer read them would keep size, mtime and inode, and the catalog would
+    /// keep the old text and links for good (`mv` reads the links from it). Their rows get inode
+    /// 0, which no file has, so the next scan reads them again (and records them for good once
+    /// their mtime is older than that scan's start).
+    let racyAfterNs: Int64
 
     init(pool: any DatabaseWriter) throws {
         self.pool = pool
         nextFtsRowid = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'next_fts_rowid'") } ?? 1
+        // Before any file of this writer is read: 2 s covers the coarsest clock (FAT's).
+        racyAfterNs = Int64(Date().timeIntervalSince1970 * 1e9) - 2_000_000_000
     }
 
     /// `deleting`: by catalog rowid, the FTS rows of replaced notes whose text is known
@@ -386,11 +395,11 @@ struct BatchWriter {
             if !batch.writes.isEmpty { try NoteIndex.addingRows(db) }
             let touch = try db.cachedStatement(sql: "UPDATE notes SET size = ?, mtime_ns = ?, inode = ? WHERE rowid = ?")
             for (rowid, file) in batch.touches {
-                try touch.execute(arguments: [file.size, file.mtimeNanoseconds, Int64(bitPattern: file.inode), rowid])
+                try touch.execute(arguments: [file.size, file.mtimeNanoseconds, recordedInode(file), rowid])
             }
             var dead = 0
             for (rowid, item) in batch.writes {
-                try Self.store(db, item, replacing: rowid, ftsRowid: next)
+                try Self.store(db, item, inode: recordedInode(item.file), replacing: rowid, ftsRowid: next)
                 next += 1
                 if let rowid, !deleted.contains(rowid) { dead += 1 }
             }
@@ -401,14 +410,19 @@ struct BatchWriter {
     }
 
     /// Writes one note's catalog rows and its FTS row; the old FTS row, if any, becomes dead.
-    static func store(_ db: Database, _ item: IndexedNote, replacing rowid: Int64?, ftsRowid: Int64) throws {
+    /// The inode a note's row records: 0 for a racily clean file (`racyAfterNs`), read again next time.
+    func recordedInode(_ file: VaultFile) -> Int64 {
+        file.mtimeNanoseconds >= racyAfterNs && file.mtimeNanoseconds <= racyAfterNs + 4_000_000_000 ? 0 : Int64(bitPattern: file.inode)
+    }
+
+    static func store(_ db: Database, _ item: IndexedNote, inode: Int64, replacing rowid: Int64?, ftsRowid: Int64) throws {
         let note = item.note
         let mtime = Double(item.file.mtimeNanoseconds) / 1e9
         let aliases = note.aliases.joined(separator: "\n")
         let values: [DatabaseValueConvertible?] = [
             item.file.path, VaultPath.folder(item.file.path), note.id, note.title, aliases,
             (note.created?.timeIntervalSince1970 ?? mtime), (note.modified?.timeIntervalSince1970 ?? mtime),
-            item.file.size, item.file.mtimeNanoseconds, Int64(bitPattern: item.file.inode), item.hash, note.snippet,
+            item.file.size, item.file.mtimeNanoseconds, inode, item.hash, note.snippet,
             note.warnings.map(\.description).joined(separator: "\n"), ConflictName.isConflict(item.file.path) ? 1 : 0, ftsRowid,
         ]
         let noteRow: Int64

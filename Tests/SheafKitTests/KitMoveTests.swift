@@ -57,4 +57,31 @@ import TestSupport
         #expect(mended != "# Note\n[[Lisbon]]\n" && mended.contains("Old/Lisbon"))
         #expect(v.read("Plan.md") == "# Plan\nsee [[Lisbon]] and [map](Archive/Lisbon.md)\n")
     }
+
+    /// Regression (review of the index-backed mv): a note rewritten in place within one tick of
+    /// the file system's clock after the index read it keeps size, mtime and inode, so its row
+    /// kept the old links for good and mv left the new link broken. Rows of files that recent
+    /// are recorded to be read again (BatchWriter.racyAfterNs). Here the mtime is put back by
+    /// hand, as `touch -r` or `rsync -t --inplace` would.
+    @Test func mvMendsALinkWrittenInPlaceWithinOneClockTickOfTheIndex() throws {
+        let v = try Self.vault()
+        try v.write("# B\n[[Trips/Lisbom]]\n", "B.md")
+        let session = try v.session()
+        _ = try session.freshIndex()
+        let path = v.root + "/B.md"
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let fd = open(path, O_WRONLY)
+        #expect(fd >= 0)
+        _ = Array("# B\n[[Trips/Lisbon]]\n".utf8).withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        close(fd)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(path, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_size == before.st_size && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        let report = try v.session().move(try v.session().resolve("Lisbon"), to: "Places/")
+        #expect(report.rewritten.contains("B.md"))
+        #expect(v.read("B.md")?.contains("[[Places/Lisbon") == true)
+    }
 }
