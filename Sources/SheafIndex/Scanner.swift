@@ -370,19 +370,17 @@ struct BatchWriter {
 
     let pool: any DatabaseWriter
     private var nextFtsRowid: Int64
-    /// Files modified after this (nanoseconds since 1970) are "racily clean", as git calls it: a
-    /// write in place within the same tick of the file system's clock (a few ms on ext4, 2 s on
-    /// FAT) after this writer read them would keep size, mtime and inode, and the catalog would
-    /// keep the old text and links for good (`mv` reads the links from it). Their rows get inode
-    /// 0, which no file has, so the next scan reads them again (and records them for good once
-    /// their mtime is older than that scan's start).
-    let racyAfterNs: Int64
+    /// When this writer started (nanoseconds since 1970), before it read any file. A file modified
+    /// within one tick of the file system's clock of being read is "racily clean", as git calls
+    /// it: a write in place in the same tick would keep size, mtime and inode, and the catalog
+    /// would keep the old text and links for good (`mv` reads the links from it). Such rows get
+    /// inode 0, which no file has, so the next scan reads them again (`recordedInode`).
+    let startNs: Int64
 
     init(pool: any DatabaseWriter) throws {
         self.pool = pool
         nextFtsRowid = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'next_fts_rowid'") } ?? 1
-        // Before any file of this writer is read: 2 s covers the coarsest clock (FAT's).
-        racyAfterNs = Int64(Date().timeIntervalSince1970 * 1e9) - 2_000_000_000
+        startNs = Self.nowNs()
     }
 
     /// `deleting`: by catalog rowid, the FTS rows of replaced notes whose text is known
@@ -410,9 +408,22 @@ struct BatchWriter {
     }
 
     /// Writes one note's catalog rows and its FTS row; the old FTS row, if any, becomes dead.
-    /// The inode a note's row records: 0 for a racily clean file (`racyAfterNs`), read again next time.
+    /// The inode a note's row records: 0 for a racily clean file, read again by the next scan.
+    /// The tick is taken as 2 s for a clock that records whole seconds (FAT's two, ext3's and
+    /// HFS+'s one), else 100 ms (ext4 moves in jiffies, exFAT in 10 ms): a file modified from
+    /// then before this writer started until now (it was read in between) is racy. A tighter
+    /// window matters: right after a clone or a pull every file is seconds old, and 2 s for all
+    /// made the next scan read every note again.
     func recordedInode(_ file: VaultFile) -> Int64 {
-        file.mtimeNanoseconds >= racyAfterNs && file.mtimeNanoseconds <= racyAfterNs + 4_000_000_000 ? 0 : Int64(bitPattern: file.inode)
+        let tick: Int64 = file.mtimeNanoseconds % 1_000_000_000 == 0 ? 2_000_000_000 : 100_000_000
+        let racy = file.mtimeNanoseconds >= startNs - tick && file.mtimeNanoseconds <= Self.nowNs() + tick
+        return racy ? 0 : Int64(bitPattern: file.inode)
+    }
+
+    static func nowNs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     static func store(_ db: Database, _ item: IndexedNote, inode: Int64, replacing rowid: Int64?, ftsRowid: Int64) throws {

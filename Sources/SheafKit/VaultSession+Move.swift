@@ -60,14 +60,13 @@ extension VaultSession {
         let fm = FileManager.default
         invalidate()  // what an earlier step of this command read may have changed before the lock
         let files = try walker().files().files
-        let paths = files.map(\.path)
+        let targets = LinkTargets(paths: files.map(\.path))
         let caseOnly = target.lowercased() == from.lowercased()
-        if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || paths.contains { $0.lowercased() == target.lowercased() }) {
+        if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || targets.contains(target)) {
             throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
         }
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
-        let targets = LinkTargets(paths: paths)
         let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files)
         let writer = fileWriter(proof)
         try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)

@@ -27,7 +27,7 @@ extension VaultSession {
         }
         let others = files.filter { $0.isNote && !PathBytes.same($0.path, note.path) }
         let linkedFrom = notesWithLinks(among: others, where: reaches).filter { other in
-            other.note.links.contains { targets.resolve($0, from: other.path).map { PathBytes.same($0, note.path) } ?? false }
+            other.note.links.contains { reaches($0.target, other.path) }  // the file as it is now decides
         }.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try commitSnapshot(proof)
         let kept = try requireRepository().headOrNil()

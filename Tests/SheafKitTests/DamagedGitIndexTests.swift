@@ -13,8 +13,7 @@ import TestSupport
     @Test(arguments: ["empty", "cut"])
     func aSyncAfterItsGitIndexWasDamagedRebuildsItAndPushesTheNewNote(_ damage: String) throws {
         let temp = TempDir("kit")
-        let bare = temp.path + "/remote.git"
-        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let bare = bareRemote(in: temp)
         let a = try KitVault("a", in: temp)
         let session = try a.session()
         _ = try session.createNote(title: "First", folder: nil, tags: [], body: "one")

@@ -30,8 +30,7 @@ import TestSupport
     /// change set and in the index right after it, without a scan.
     @Test func aPullsChangeSetReachesTheIndex() throws {
         let temp = TempDir("kit")
-        let bare = temp.path + "/remote.git"
-        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let bare = bareRemote(in: temp)
         let a = try KitVault("a", in: temp)
         let sessionA = try a.session()
         _ = try sessionA.createNote(title: "First", folder: nil, tags: [], body: "one")
@@ -63,8 +62,7 @@ import TestSupport
     /// pulls leave no dead rows and never make the index re-read every note to compact them.
     @Test func aPullDeletesTheFTSRowsOfTheNotesItReplaces() throws {
         let temp = TempDir("kitfts")
-        let bare = temp.path + "/remote.git"
-        #expect(runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path).status == 0)
+        let bare = bareRemote(in: temp)
         let a = try KitVault("a", in: temp)
         let sessionA = try a.session()
         for name in ["One", "Two", "Three"] { _ = try sessionA.createNote(title: name, folder: nil, tags: [], body: "\(name) firstword") }

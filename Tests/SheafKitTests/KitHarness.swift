@@ -33,6 +33,14 @@ final class KitVault {
     }
 }
 
+/// An empty bare repository `remote.git` in `temp` (branch main): the remote of a test's vaults.
+func bareRemote(in temp: TempDir) -> String {
+    let bare = temp.path + "/remote.git"
+    let made = runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: temp.path)
+    precondition(made.status == 0, "git init --bare failed: \(made.stderr)")
+    return bare
+}
+
 extension VaultSession {
     /// The paths the index holds now, read without a freshness scan: the test holds `.sheaf/lock`
     /// meanwhile, so the session answers from the index as it is (and says so through `onBusy`).

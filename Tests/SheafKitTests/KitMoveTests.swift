@@ -61,11 +61,15 @@ import TestSupport
     /// Regression (review of the index-backed mv): a note rewritten in place within one tick of
     /// the file system's clock after the index read it keeps size, mtime and inode, so its row
     /// kept the old links for good and mv left the new link broken. Rows of files that recent
-    /// are recorded to be read again (BatchWriter.racyAfterNs). Here the mtime is put back by
-    /// hand, as `touch -r` or `rsync -t --inplace` would.
+    /// are recorded to be read again (BatchWriter.recordedInode). Here the file's clock keeps
+    /// whole seconds (as FAT's does) and its mtime is put back by hand after the rewrite, as
+    /// `touch -r` or `rsync -t --inplace` would: no timing in the test.
     @Test func mvMendsALinkWrittenInPlaceWithinOneClockTickOfTheIndex() throws {
         let v = try Self.vault()
         try v.write("# B\n[[Trips/Lisbom]]\n", "B.md")
+        let second = timespec(tv_sec: time(nil) + 1, tv_nsec: 0)
+        var coarse = [second, second]
+        #expect(utimensat(AT_FDCWD, v.root + "/B.md", &coarse, 0) == 0)
         let session = try v.session()
         _ = try session.freshIndex()
         let path = v.root + "/B.md"
