@@ -407,7 +407,6 @@ struct BatchWriter {
         nextFtsRowid = next
     }
 
-    /// Writes one note's catalog rows and its FTS row; the old FTS row, if any, becomes dead.
     /// The inode a note's row records: 0 for a racily clean file, read again by the next scan.
     /// The tick is taken as 2 s for a clock that records whole seconds (FAT's two, ext3's and
     /// HFS+'s one), else 100 ms (ext4 moves in jiffies, exFAT in 10 ms): a file modified from
@@ -426,6 +425,8 @@ struct BatchWriter {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
+    /// Writes one note's catalog rows (with `inode`, from `recordedInode`) and its FTS row; the
+    /// old FTS row, if any, becomes dead.
     static func store(_ db: Database, _ item: IndexedNote, inode: Int64, replacing rowid: Int64?, ftsRowid: Int64) throws {
         let note = item.note
         let mtime = Double(item.file.mtimeNanoseconds) / 1e9
