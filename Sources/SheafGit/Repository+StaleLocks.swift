@@ -12,8 +12,9 @@
 // - Locks older than the machine's last boot: no running process can have made them.
 //
 // Either way, a lock is kept while a git process runs in the repository (a `git commit` started
-// while the killed Sheaf ran may own it). Every lock kept is reported to the caller, which
-// refuses to write and tells the user what to do.
+// while the killed Sheaf ran may own it); the session's start waits up to 10 s for such git
+// processes to end first (a killed Sheaf's own `git fetch` outlives it by a moment). Every lock
+// kept is reported to the caller, which refuses to write and tells the user what to do.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -45,25 +46,45 @@ extension Repository {
         let previous = LockSessionRecord.read(record)
         var check = GitLockCheck()
         if !present.isEmpty {
-            let open = Self.filesOpenByAnyProcess()
-            let gitRunning = Self.gitProcessRunning(in: [workTreeRoot, resolvedGitDirectory].compactMap { $0 })
+            let roots = [workTreeRoot, resolvedGitDirectory].compactMap { $0 }
+            var open = Self.filesOpenByAnyProcess()
+            var gitRunning = Self.gitProcessRunning(in: roots)
             let boot = Self.bootTime()
+            var locks: [(path: String, modified: Double, dead: Bool)] = []
             for lock in present {
                 var info = stat()
                 guard lstat(lock, &info) == 0 else { continue }
                 let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
                 let leftByKilledSheaf = previous.map { $0.isDead && $0.leftBehind(lock, info) } ?? false
                 let beforeBoot = boot.map { modified < $0 } ?? false
-                if (leftByKilledSheaf || beforeBoot) && !open.contains(lock) && !gitRunning && unlink(lock) == 0 {
-                    check.removed.append(lock)
+                locks.append((lock, modified, leftByKilledSheaf || beforeBoot))
+            }
+            // A killed Sheaf's own children outlive it for a moment (the `git fetch` of a local
+            // remote, which ran while it committed): a lock only a git process keeps is given
+            // up to `gitExitWait` for git to end, instead of refusing the retry that follows a kill.
+            if gitRunning && locks.contains(where: { $0.dead && !open.contains($0.path) }) {
+                let deadline = Date().addingTimeInterval(Self.gitExitWait)
+                while gitRunning && Date() < deadline {
+                    usleep(50_000)
+                    gitRunning = Self.gitProcessRunning(in: roots)
+                }
+                open = Self.filesOpenByAnyProcess()
+            }
+            for lock in locks {
+                if lock.dead && !open.contains(lock.path) && !gitRunning && unlink(lock.path) == 0 {
+                    check.removed.append(lock.path)
                 } else {
-                    check.held.append(HeldGitLock(path: lock, age: Date().timeIntervalSince1970 - modified))
+                    check.held.append(HeldGitLock(path: lock.path, age: Date().timeIntervalSince1970 - lock.modified))
                 }
             }
         }
         LockSessionRecord.current(existingLocks: lockFiles()).write(to: record)
         return check
     }
+
+    /// How long a session's start waits for git processes in the repository to end when only
+    /// they keep it from removing a lock a killed Sheaf left.
+    static let gitExitWait: TimeInterval = 10
 
     /// Ends the session `beginLockSession` recorded: its lock files are no longer Sheaf's to remove.
     public func endLockSession(record: String) {

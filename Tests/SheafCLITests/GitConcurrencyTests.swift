@@ -108,13 +108,10 @@ final class SilentListener {
         #expect(r.conflictFiles(1).isEmpty)
     }
 
-    /// Regression (kept from the first lock fix): a sync killed while it may hold a git lock
-    /// left `.git/index.lock`, and every later sync failed with "the index is locked". The sync
-    /// here is really killed (kill -9) while it waits on a silent remote, and the lock file
-    /// appears during its session, as libgit2's own would.
-    @Test func staleIndexLockLeftByAKilledSyncIsCleared() throws {
-        let r = Replicas(1, samples: false)
-        let listener = SilentListener()
+    /// Starts `sheaf sync` of r[0] (Start.md edited) against a remote that never answers, waits
+    /// until the sync has made its commit (its fetch runs meanwhile), then leaves .git/index.lock
+    /// as a writer killed in that moment would; returns the sync's pid, still running.
+    static func syncWaitingForItsFetchWithALockLeft(_ r: Replicas, _ listener: SilentListener) throws -> pid_t {
         #expect(r.git(0, ["remote", "set-url", "origin", "git://127.0.0.1:\(listener.port)/vault.git"]).status == 0)
         r.write(0, "Start.md", "# Start\n\nedited\n")
         let sync = try #require(Spawn.start(CLI.binary, ["sync"], in: r[0],
@@ -132,6 +129,12 @@ final class SilentListener {
         }
         #expect(lock >= 0, "no moment without another index.lock")
         close(lock)
+        return sync
+    }
+
+    /// kill -9 of that sync, then, with the remote back, another edit and a sync, which must
+    /// clear the lock the killed one left and commit.
+    static func killAndSyncAgain(_ sync: pid_t, _ r: Replicas) {
         kill(sync, SIGKILL)
         #expect(Spawn.wait(sync) == 128 + SIGKILL)
         #expect(r.git(0, ["remote", "set-url", "origin", r.bare]).status == 0)
@@ -140,6 +143,33 @@ final class SilentListener {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: r[0] + "/.git/index.lock"))
         #expect(r.git(0, ["status", "--porcelain"]).stdout.isEmpty)
+    }
+
+    /// Regression (kept from the first lock fix): a sync killed while it may hold a git lock
+    /// left `.git/index.lock`, and every later sync failed with "the index is locked". The sync
+    /// here is really killed (kill -9) while it waits on a silent remote, and the lock file
+    /// appears during its session, as libgit2's own would.
+    @Test func staleIndexLockLeftByAKilledSyncIsCleared() throws {
+        let r = Replicas(1, samples: false)
+        let listener = SilentListener()
+        let sync = try Self.syncWaitingForItsFetchWithALockLeft(r, listener)
+        Self.killAndSyncAgain(sync, r)
+    }
+
+    /// Seen in `killedSyncsLoseNothing` under load: a sync killed while its `git fetch` (of a
+    /// local remote) ran left index.lock, and the fetch, its child, outlived it for a moment; the
+    /// retry saw a git process in the repository, kept the lock and refused ("locked, 0 s old").
+    /// Now the retry waits for git processes to end when only they keep such a lock.
+    @Test func aLockAKilledSyncLeftIsClearedOnceAGitProcessStillRunningEnds() throws {
+        let r = Replicas(1, samples: false)
+        let listener = SilentListener()
+        let sync = try Self.syncWaitingForItsFetchWithALockLeft(r, listener)
+        // A git process in the repository that holds no lock and ends in 1.5 s, as the killed
+        // sync's fetch would.
+        let git = try #require(Spawn.start("/bin/sh", ["-c", "sleep 1.5 | git hash-object --stdin"], in: r[0],
+                                           environment: ["PATH": "/usr/bin:/bin", "HOME": r.temp.path]))
+        Self.killAndSyncAgain(sync, r)
+        #expect(Spawn.wait(git) == 0)
     }
 
     /// A lock file that appeared while no Sheaf ran is some other program's: never removed,
