@@ -5,10 +5,14 @@
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
 //                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
+//                                              -> SheafText (no Foundation: lines, the note merge)
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
 //                                   -> SheafCore
-// Two executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
+//   sheaf-merge-file -> SheafText
+// Three executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
 // thumbnails (SheafCore/ThumbnailBatch.swift), so other commands never load the image library.
+// `sheaf-merge-file` is git's merge driver without Foundation (it starts in a few milliseconds);
+// it hands what it cannot merge alone to `sheaf merge-file`.
 import PackageDescription
 
 // CGit2Loader has trampolines for Linux on x86_64 and aarch64 only (git2_loader.c tests the same
@@ -28,6 +32,7 @@ let package = Package(
     products: [
         .executable(name: "sheaf", targets: ["sheaf"]),
         .executable(name: "sheaf-thumbnailer", targets: ["sheaf-thumbnailer"]),
+        .executable(name: "sheaf-merge-file", targets: ["sheaf-merge-file"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,9 +63,15 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // Notes as text without Foundation: lines, NoteDocument, the line merge and the note
+        // merge behind `FrontMatterRules`. `sheaf-merge-file` links it (and nothing else of Sheaf).
+        .target(
+            name: "SheafText",
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SheafCore",
-            dependencies: ["CCmarkGFM", .product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["SheafText", "CCmarkGFM", .product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
             exclude: ["README.md"]
         ),
         .target(
@@ -108,6 +119,13 @@ let package = Package(
             // every start, and as RELA entries they were 2 MB of .rela.dyn read and walked.
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
+        // git's merge driver: the note merge alone, without Foundation, in a process that starts
+        // in a few milliseconds; it hands anything it cannot merge alone to `sheaf merge-file`.
+        .executableTarget(
+            name: "sheaf-merge-file",
+            dependencies: ["SheafText"],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+        ),
         .executableTarget(
             name: "sheaf-thumbnailer",
             dependencies: ["SheafMedia", "SheafCore"]
@@ -127,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "SheafSyncTests",
             dependencies: [
-                "SheafSync", "SheafCore", "SheafGit", "TestSupport",
+                "SheafSync", "SheafText", "SheafCore", "SheafGit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -154,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-thumbnailer", "MediaFixtures"]
+            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-thumbnailer", "sheaf-merge-file", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

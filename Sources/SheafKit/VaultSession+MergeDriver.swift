@@ -4,11 +4,16 @@ import SheafCore
 import SheafGit
 
 extension VaultSession {
-    /// Registers `command merge-file` as git's `sheaf` merge driver and assigns it to notes in
-    /// `.git/info/attributes`. Returns the driver line.
+    /// Registers `sheaf-merge-file` beside `command` (else `command merge-file`) as git's `sheaf`
+    /// merge driver and assigns it to notes in `.git/info/attributes`. Returns the driver line.
     public func installMergeDriver(command: String) throws(SheafError) -> String {
-        let quoted = "'" + command.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        let driver = "\(quoted) merge-file --driver-path %P %O %A %B"
+        func quoted(_ path: String) -> String { "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        // `sheaf-merge-file` beside `sheaf` (scripts/install puts it there): the same merge in a
+        // process that starts in a few milliseconds, which git runs once per note it merges.
+        let helper = (command as NSString).deletingLastPathComponent + "/sheaf-merge-file"
+        let driver = command.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: helper)
+            ? "\(quoted(helper)) --driver-path %P %O %A %B"
+            : "\(quoted(command)) merge-file --driver-path %P %O %A %B"
         try gitStep("cannot register the merge driver") { (repo) throws(GitError) in
             try repo.setConfig("merge.sheaf.name", "sheaf note merge")
             try repo.setConfig("merge.sheaf.driver", driver)

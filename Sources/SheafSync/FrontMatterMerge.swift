@@ -1,48 +1,35 @@
-// The front-matter half of the note merge. First the YAML lines are merged like any text: when that
-// is clean and still a valid mapping with unique keys, comments and layout of both sides survive.
-// Otherwise each top-level key is merged on its own (docs/merging.md, "Front-matter"): a key one
-// side changed takes that side's lines verbatim; lists merge as multisets; `modified`/`updated`
-// (and any key whose three values are dates) take the later time, and a timestamp one side removed
-// stays removed; any other key both sides changed differently is a conflict.
+// The front-matter half of the note merge as Sheaf's own merge does it, read with Yams. SheafText's
+// `FrontMatterMerge` first merges the YAML lines like any text; where that is not clean or not a
+// valid mapping with unique keys, each top-level key is merged on its own here (docs/merging.md,
+// "Front-matter"): a key one side changed takes that side's lines verbatim; lists merge as
+// multisets; `modified`/`updated` (and any key whose three values are dates) take the later time,
+// and a timestamp one side removed stays removed; any other key both sides changed differently is
+// a conflict.
 import Foundation
 import SheafCore
 
-struct FrontMatterMerge {
-    /// The local block; the remote-side block when some key conflicted; the conflicting keys.
-    var local: FrontMatterBlock?
-    var remote: FrontMatterBlock?
-    var conflictingKeys: [String]
+/// The front-matter rules of Sheaf's own merge: blocks read with Yams, key by key where the
+/// lines do not merge.
+public struct YAMLFrontMatterRules: FrontMatterRules {
+    public init() {}
 
-    /// All three documents' front-matter must parse (the caller checks).
-    static func merge(base: NoteDocument, ours: NoteDocument, theirs: NoteDocument) -> FrontMatterMerge {
-        let (b, o, t) = (base.frontMatter, ours.frontMatter, theirs.frontMatter)
-        if o == t || t == b { return FrontMatterMerge(local: o, remote: nil, conflictingKeys: []) }
-        if o == b { return FrontMatterMerge(local: t, remote: nil, conflictingKeys: []) }
-
-        let shape = o ?? t!
-        let lines = Diff3.merge(base: yamlBytes(b), ours: yamlBytes(o), theirs: yamlBytes(t), favor: .none)
-        if lines.clean, let text = String(validating: lines.bytes, as: UTF8.self) {
-            let block = FrontMatterBlock(opening: shape.opening, lines: Lines.split(text).map(String.init),
-                                         closing: shape.closing)
-            if isValidMapping(block) { return FrontMatterMerge(local: block, remote: nil, conflictingKeys: []) }
-        }
-
-        let local = keyByKey(primary: ours, secondary: theirs, base: base)
-        guard !local.conflicts.isEmpty else {
-            return FrontMatterMerge(local: local.block, remote: nil, conflictingKeys: [])
-        }
-        let remote = keyByKey(primary: theirs, secondary: ours, base: base)
-        return FrontMatterMerge(local: local.block, remote: remote.block, conflictingKeys: local.conflicts)
-    }
-
-    private static func yamlBytes(_ block: FrontMatterBlock?) -> [UInt8] {
-        Array((block?.lines.joined() ?? "").utf8)
+    public func parses(_ block: FrontMatterBlock) -> Bool? {
+        (try? FrontMatter(parsing: block)) != nil
     }
 
     /// A block that parses as a mapping whose top-level keys are unique.
-    private static func isValidMapping(_ block: FrontMatterBlock) -> Bool {
+    public func isValidMapping(_ block: FrontMatterBlock) -> Bool? {
         guard let parsed = try? FrontMatter(parsing: block) else { return false }
         return Set(parsed.entries.map { Array($0.key.utf8) }).count == parsed.entries.count
+    }
+
+    public func mergeKeyByKey(base: NoteDocument, ours: NoteDocument, theirs: NoteDocument) -> FrontMatterMerge? {
+        let local = Self.keyByKey(primary: ours, secondary: theirs, base: base)
+        guard !local.conflicts.isEmpty else {
+            return FrontMatterMerge(local: local.block, remote: nil, conflictingKeys: [])
+        }
+        let remote = Self.keyByKey(primary: theirs, secondary: ours, base: base)
+        return FrontMatterMerge(local: local.block, remote: remote.block, conflictingKeys: local.conflicts)
     }
 
     /// Keys that hold sets whose items compare without case and without a leading `#`.

@@ -4,6 +4,9 @@ import Testing
 import TestSupport
 
 @Suite struct MergeFileTests {
+    /// git's merge driver executable, built beside `sheaf`.
+    static let driver = (CLI.binary as NSString).deletingLastPathComponent + "/sheaf-merge-file"
+
     /// Random line edits of a text without front-matter.
     static func edit(_ lines: [String], _ rng: inout SeededRandom, tag: String) -> [String] {
         var out = lines
@@ -83,5 +86,106 @@ import TestSupport
         let conflicts = r.conflictFiles(0)
         #expect(conflicts.count == 1)
         #expect(conflicts.first.map { r.file(0, $0).contains("first line, side") } ?? false)
+    }
+
+    /// `sheaf-merge-file` gives what `sheaf merge-file` gives (output, conflict file, exit code,
+    /// messages) on every shape of input: plain front-matter it merges alone, and what it hands
+    /// to `sheaf` (a nested mapping, an overlap with a conflict file, a key-by-key merge, an
+    /// unreadable input, an option it does not know).
+    @Test func sheafMergeFileGivesWhatSheafMergeFileGives() {
+        let temp = TempDir()
+        let plain = "---\ntitle: Trip\ntags: [travel]\nstatus: draft\n---\n# Trip\n\none\ntwo\nthree\n"
+        let cases: [(name: String, base: String, ours: String, theirs: String, options: [String])] = [
+            ("clean body", plain, plain.replacingOccurrences(of: "one", with: "ONE"),
+             plain.replacingOccurrences(of: "three", with: "THREE"), []),
+            ("front-matter lines", plain, plain.replacingOccurrences(of: "title: Trip", with: "title: Lisbon"),
+             plain.replacingOccurrences(of: "status: draft", with: "status: done"), []),
+            ("to a file", plain, plain.replacingOccurrences(of: "one", with: "ONE"),
+             plain.replacingOccurrences(of: "tags: [travel]", with: "tags: [travel, food]"), ["-o", "out.md"]),
+            ("overlap to stdout", plain, plain.replacingOccurrences(of: "two", with: "ours"),
+             plain.replacingOccurrences(of: "two", with: "theirs"), []),
+            ("overlap with a conflict file", plain, plain.replacingOccurrences(of: "two", with: "ours"),
+             plain.replacingOccurrences(of: "two", with: "theirs"), ["--conflict-out", "remote.md"]),
+            ("key by key", plain, plain.replacingOccurrences(of: "tags: [travel]", with: "tags: [travel, a]"),
+             plain.replacingOccurrences(of: "tags: [travel]", with: "tags: [travel, b]"), []),
+            ("nested mapping", "---\nmeta:\n  a: 1\n---\nx\n", "---\nmeta:\n  a: 1\n---\nx\ny\n",
+             "---\nmeta:\n  a: 2\n---\nx\n", []),
+            ("CRLF and BOM", "\u{FEFF}a\r\nb\r\nc\r\n", "\u{FEFF}a\r\nB\r\nc\r\n", "a\nb\nc\nd\n", []),
+            ("binary", "a\u{0}b", "a\u{0}c", "a\u{0}d", []),
+            ("unknown option", plain, plain, plain, ["--no-such-option"]),
+            ("missing input", plain, plain, plain, ["missing.md"]),
+        ]
+        for c in cases {
+            var results: [RunResult] = [], written: [[String]] = []
+            for program in [Self.driver, CLI.binary] {
+                let dir = temp.path + "/\(c.name)/\((program as NSString).lastPathComponent)"
+                CLI.write(c.base, to: dir + "/base.md")
+                CLI.write(c.ours, to: dir + "/ours.md")
+                CLI.write(c.theirs, to: dir + "/theirs.md")
+                let paths = c.name == "missing input" ? ["base.md", "ours.md", "missing.md"] : ["base.md", "ours.md", "theirs.md"]
+                let options = c.name == "missing input" ? [] : c.options
+                let arguments = program == CLI.binary ? ["merge-file"] + paths + options : paths + options
+                results.append(runProcess(program, arguments, in: dir))
+                written.append(["ours.md", "out.md", "remote.md"].map { CLI.read(dir + "/" + $0) })
+            }
+            #expect(results[0].status == results[1].status, "\(c.name): \(results[0].stderr) / \(results[1].stderr)")
+            #expect(results[0].stdout == results[1].stdout, "\(c.name)")
+            #expect(results[0].stderr == results[1].stderr, "\(c.name)")
+            #expect(written[0] == written[1], "\(c.name)")
+        }
+    }
+
+    /// As git's merge driver: `install-merge-driver` registers `sheaf-merge-file` when it is
+    /// beside `sheaf`; plain `git merge` then merges a note git alone conflicts on (both sides
+    /// added a line at its end, and changed two front-matter keys), and an overlap still gets its
+    /// conflict file (from `sheaf`, which the small driver hands it to).
+    @Test func plainGitMergeRunsTheSmallDriverAndItHandsOverlapsToSheaf() {
+        let r = Replicas(1, samples: false)
+        let install = CLI.run(["install-merge-driver"], in: r[0])
+        #expect(install.status == 0)
+        #expect(r.git(0, ["config", "merge.sheaf.driver"]).stdout.contains("sheaf-merge-file' --driver-path"))
+        let trip = "---\ntitle: Trip\ntags: [a]\nstatus: draft\n---\nbody\n"
+        r.write(0, "Trip.md", trip)
+        r.write(0, "Start.md", "# Start\n\nfirst line\n")
+        r.git(0, ["add", "-A"])
+        r.git(0, ["commit", "-qm", "base"])
+        r.git(0, ["checkout", "-q", "-b", "side"])
+        r.write(0, "Trip.md", trip.replacingOccurrences(of: "draft", with: "done") + "side line\n")
+        r.write(0, "Start.md", "# Start\n\nfirst line, side\n")
+        r.git(0, ["commit", "-qam", "side"])
+        r.git(0, ["checkout", "-q", "main"])
+        r.write(0, "Trip.md", trip.replacingOccurrences(of: "title: Trip", with: "title: Lisbon") + "main line\n")
+        r.write(0, "Start.md", "# Start\n\nfirst line, main\n")
+        r.git(0, ["commit", "-qam", "main"])
+        let merge = r.git(0, ["merge", "side"])
+        #expect(merge.status != 0, "Start.md overlaps")
+        #expect(r.file(0, "Trip.md") == "---\ntitle: Lisbon\ntags: [a]\nstatus: done\n---\nbody\nmain line\nside line\n")
+        #expect(!r.git(0, ["diff", "--name-only", "--diff-filter=U"]).stdout.contains("Trip.md"))
+        #expect(r.file(0, "Start.md") == "# Start\n\nfirst line, main\n")
+        let conflicts = r.conflictFiles(0)
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first.map { r.file(0, $0).contains("first line, side") } ?? false)
+    }
+
+    /// Without `sheaf` beside it or on PATH, what needs `sheaf` fails with a message naming it,
+    /// and the inputs are untouched.
+    @Test func theSmallDriverWithoutSheafSaysSo() throws {
+        let temp = TempDir()
+        let bin = temp.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.driver, toPath: bin + "/sheaf-merge-file")
+        CLI.write("a\nb\nc\n", to: temp.path + "/base.md")
+        CLI.write("a\nb ours\nc\n", to: temp.path + "/ours.md")
+        CLI.write("a\nb theirs\nc\n", to: temp.path + "/theirs.md")
+        let r = runProcess(bin + "/sheaf-merge-file", ["base.md", "ours.md", "theirs.md", "--conflict-out", "remote.md"],
+                           in: temp.path, environment: ["PATH": bin])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("sheaf: cannot run: sheaf\n"), "\(r.stderr)")
+        #expect(CLI.read(temp.path + "/ours.md") == "a\nb ours\nc\n")
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "/remote.md"))
+        // What it merges alone needs no `sheaf`.
+        let clean = runProcess(bin + "/sheaf-merge-file", ["base.md", "ours.md", "base.md"], in: temp.path, environment: ["PATH": bin])
+        #expect(clean.status == 0)
+        #expect(clean.stdout == "a\nb ours\nc\n")
     }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import SheafSync
+@testable import SheafText
 
 @Suite struct BothInsertedTests {
     struct Case: Sendable, CustomStringConvertible {

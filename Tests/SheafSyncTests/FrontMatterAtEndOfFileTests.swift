@@ -6,6 +6,7 @@ import SheafCore
 import Testing
 import TestSupport
 @testable import SheafSync
+@testable import SheafText
 
 @Suite struct FrontMatterAtEndOfFileTests {
     @Test func frontMatterEndingTheFileWithoutNewlineIsNotFusedWithTheOtherSidesBody() throws {

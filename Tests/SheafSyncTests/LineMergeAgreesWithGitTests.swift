@@ -9,6 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SheafSync
+@testable import SheafText
 
 /// `git merge-file` run on three texts in `folder`.
 struct GitMergeFile {

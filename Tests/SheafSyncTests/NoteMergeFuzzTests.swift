@@ -7,6 +7,7 @@ import SheafCore
 import Testing
 import TestSupport
 @testable import SheafSync
+@testable import SheafText
 
 /// A generated note: front-matter entries, body lines and the byte shape it is written in.
 struct FuzzNote {

@@ -7,6 +7,7 @@ import SheafCore
 import Testing
 import TestSupport
 @testable import SheafSync
+@testable import SheafText
 
 /// A note as parts, so edits are easy to make and the result easy to render.
 struct NoteParts {

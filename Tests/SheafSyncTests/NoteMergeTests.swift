@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import SheafSync
+@testable import SheafText
 import SheafCore
 
 func merge(_ base: String?, _ ours: String, _ theirs: String, isNote: Bool = true) throws -> (note: String, remote: String?, keys: [String]) {

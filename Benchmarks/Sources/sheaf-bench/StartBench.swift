@@ -4,6 +4,7 @@
 //   - `sheaf search WORD` on a small vault (default 200 notes, indexed first) next to `rg -l -i WORD`;
 //   - `sheaf merge-file BASE OURS THEIRS -o OUT` on a small note (non-overlapping edits) next to
 //     `git merge-file -p OURS BASE THEIRS`, which git runs for every conflicted file it merges;
+//   - the same merge by `sheaf-merge-file` (beside sheaf), the executable git's merge driver runs;
 // then the shared libraries each sheaf command maps (LD_DEBUG=files names every object the
 // dynamic loader maps, dlopen included), and those of `sheaf-thumbnailer` for comparison.
 // Wall time is what a person waits for; CPU time (user + system, from wait4) moves less with the
@@ -47,7 +48,9 @@ func runStartBenchmark(options: Options, sheaf: String, generator: String) {
         let name: String, reference: String, budget: String
         let sheaf: [String], other: [String], otherExecutable: String
         let ratioBudget: Double?, absoluteBudgetMS: Double?
+        var executable: String? = nil
     }
+    let driver = (sheaf as NSString).deletingLastPathComponent + "/sheaf-merge-file"
     let pairs = [
         Pair(name: "`sheaf --version` (process start)", reference: "`git --version`", budget: "≤ 10 ms",
              sheaf: ["--version"], other: ["--version"], otherExecutable: "git", ratioBudget: nil, absoluteBudgetMS: 10),
@@ -58,10 +61,15 @@ func runStartBenchmark(options: Options, sheaf: String, generator: String) {
              sheaf: ["merge-file", basePath, oursPath, theirsPath, "-o", outPath],
              other: ["merge-file", "-p", oursPath, basePath, theirsPath], otherExecutable: "git",
              ratioBudget: 3, absoluteBudgetMS: nil),
-    ]
+    ] + (fm.isExecutableFile(atPath: driver) ? [
+        Pair(name: "`sheaf-merge-file` (git's merge driver, small note)", reference: "`git merge-file -p`",
+             budget: "≤ 3x git", sheaf: [basePath, oursPath, theirsPath, "-o", outPath],
+             other: ["merge-file", "-p", oursPath, basePath, theirsPath], otherExecutable: "git",
+             ratioBudget: 3, absoluteBudgetMS: nil, executable: driver),
+    ] : [])
     // Warm the page cache and check every command works.
     for p in pairs {
-        must(sheaf, p.sheaf, in: vault)
+        must(p.executable ?? sheaf, p.sheaf, in: vault)
         let other = spawn(p.otherExecutable, p.other, in: vault)
         guard other.status == 0 else { fail("\(p.otherExecutable) \(p.other.joined(separator: " ")) exited \(other.status)") }
     }
@@ -74,9 +82,9 @@ func runStartBenchmark(options: Options, sheaf: String, generator: String) {
         var sheafRuns: [Run] = [], otherRuns: [Run] = []
         for k in 0..<runs {
             let first = k % 2 == 0
-            if first { sheafRuns.append(spawn(sheaf, p.sheaf, in: vault)) }
+            if first { sheafRuns.append(spawn(p.executable ?? sheaf, p.sheaf, in: vault)) }
             otherRuns.append(spawn(p.otherExecutable, p.other, in: vault))
-            if !first { sheafRuns.append(spawn(sheaf, p.sheaf, in: vault)) }
+            if !first { sheafRuns.append(spawn(p.executable ?? sheaf, p.sheaf, in: vault)) }
         }
         let (sw, sc) = (median(sheafRuns.map(\.seconds)), median(sheafRuns.map(\.cpuSeconds)))
         let (ow, oc) = (median(otherRuns.map(\.seconds)), median(otherRuns.map(\.cpuSeconds)))
@@ -98,6 +106,9 @@ func runStartBenchmark(options: Options, sheaf: String, generator: String) {
         ("sheaf search", sheaf, ["search", options.word]),
         ("sheaf merge-file", sheaf, ["merge-file", basePath, oursPath, theirsPath, "-o", outPath]),
     ]
+    if fm.isExecutableFile(atPath: driver) {
+        listings.append(("sheaf-merge-file", driver, [basePath, oursPath, theirsPath, "-o", outPath]))
+    }
     if fm.isExecutableFile(atPath: helper) { listings.append(("sheaf-thumbnailer (usage)", helper, [])) }
     var lastList: [String] = []
     for (name, executable, arguments) in listings {

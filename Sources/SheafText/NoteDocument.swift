@@ -88,7 +88,7 @@ public struct FrontMatterBlock: Equatable, Sendable {
 
     /// Finds a front-matter block at the start of `text`: a first line that is `---`, then a
     /// line that is `---` or `...`. Returns the block and the body after it.
-    static func take(from text: Substring) -> (FrontMatterBlock, Substring)? {
+    public static func take(from text: Substring) -> (FrontMatterBlock, Substring)? {
         guard text.hasPrefix("---") else { return nil }
         let all = Lines.split(text)
         guard let first = all.first, Lines.content(first).trimmingTrailingBlanks == "---",

@@ -49,14 +49,14 @@ public enum Lines {
 
 extension StringProtocol {
     /// The text with spaces and tabs removed from its end.
-    var trimmingTrailingBlanks: Substring {
+    public var trimmingTrailingBlanks: Substring {
         var s = Substring(self)
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
         return s
     }
 
     /// The text with spaces and tabs removed from both ends.
-    var trimmingBlanks: Substring {
+    public var trimmingBlanks: Substring {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
@@ -64,7 +64,7 @@ extension StringProtocol {
     }
 
     /// True when the text is empty or only spaces and tabs.
-    var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
+    public var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
 }
 
 extension StringProtocol {
