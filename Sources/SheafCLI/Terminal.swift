@@ -42,14 +42,23 @@ enum Terminal {
     static func bold(_ s: String) -> String { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
 
-    private static func write(_ fd: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
+    /// Bytes as they are to stdout (a merged note).
+    static func raw(_ bytes: [UInt8]) { write(STDOUT_FILENO, bytes) }
+
+    private static func write(_ fd: Int32, _ text: String) { write(fd, Array(text.utf8)) }
+
+    private static func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }  // the reader went away: not an error
+                if errno == EAGAIN {  // a non-blocking output that is full: wait until it drains
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 return
             }
             offset += n

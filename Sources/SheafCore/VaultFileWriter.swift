@@ -620,11 +620,8 @@ public final class VaultFileWriter {
         return (temp, fd)
     }
 
-    /// A hidden temporary name in the folder of `full`, with no part of its name (a 255-byte name leaves no room).
-    public static func temporaryName(beside full: String) -> String {
-        let folder = (full as NSString).deletingLastPathComponent
-        return folder + "/.sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
+    /// A hidden temporary name in the folder of `full` (`TemporaryName.beside`).
+    public static func temporaryName(beside full: String) -> String { TemporaryName.beside(full) }
 
     // renameat2(2) is in glibc but not in Swift's Glibc module: look it up once.
     private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32

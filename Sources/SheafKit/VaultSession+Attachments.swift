@@ -188,7 +188,7 @@ extension VaultSession {
         let contents = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
         let ext = VaultPath.fileExtension(name)
         let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-        let temp = vault.absolute(VaultPath.join(folder, ".sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
+        let temp = vault.absolute(VaultPath.join(folder, TemporaryName.fileName()))
         do { try FileManager.default.copyItem(atPath: contents, toPath: temp) }
         catch { throw SheafError("cannot copy", path: source, cause: error.localizedDescription) }
         defer { unlink(temp) }

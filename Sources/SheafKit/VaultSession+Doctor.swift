@@ -179,8 +179,8 @@ extension VaultSession {
         while let entry = walk.nextObject() as? String {
             let name = VaultPath.fileName(entry)
             if entry == ".git" || entry == ".sheaf" { walk.skipDescendants(); continue }
-            guard name.hasPrefix(".sheaf-tmp-") else { continue }
-            let pid = name.dropFirst(".sheaf-tmp-".count).split(separator: "-").first { Int32($0) != nil }.flatMap { Int32($0) }
+            guard name.hasPrefix(TemporaryName.prefix) else { continue }
+            let pid = name.dropFirst(TemporaryName.prefix.count).split(separator: "-").first { Int32($0) != nil }.flatMap { Int32($0) }
             if let pid, kill(pid, 0) == 0 || errno == EPERM { continue }  // a Sheaf writing now
             let beside = VaultPath.folder(entry)
             findings.append(DoctorFinding(kind: .interruptedWrite, path: entry, line: nil,

@@ -1,9 +1,12 @@
 // Reading and replacing files with the C library alone (no Foundation in this executable).
+import SheafText
 #if canImport(Glibc)
 import Glibc
 #endif
 
-struct FileFailure: Error {}
+struct FileFailure: Error {
+    var errno: Int32 = 0
+}
 
 /// The whole file's bytes.
 func readFile(_ path: String) throws(FileFailure) -> [UInt8] {
@@ -23,12 +26,20 @@ func readFile(_ path: String) throws(FileFailure) -> [UInt8] {
     }
 }
 
-/// Every byte to an open file, retrying short writes.
+/// Every byte to an open file, retrying short writes and waiting while a non-blocking one is full.
 func writeAll(_ bytes: [UInt8], to fd: Int32) throws(FileFailure) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0 { if errno == EINTR { continue }; throw FileFailure() }
+        if n < 0 {
+            if errno == EINTR { continue }
+            if errno == EAGAIN {
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
+            throw FileFailure(errno: errno)
+        }
         offset += n
     }
 }
@@ -40,8 +51,7 @@ func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileFailure) {
     var mode: mode_t = 0o644
     var info = stat()
     if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-    let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
-    let temp = folder + "/.sheaf-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let temp = TemporaryName.beside(path)
     let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard fd >= 0 else { throw FileFailure() }
     do throws(FileFailure) {

@@ -12,12 +12,19 @@ struct MergeFileRequest {
     init?(arguments: [String]) {
         var paths: [String] = []
         var i = 0
+        // An option's value as ArgumentParser takes it: `--name=value` with a value, or the next
+        // argument unless it looks like an option ("-" alone is a value).
         func value(of option: String) -> String? {
             let argument = arguments[i]
-            if argument.hasPrefix(option + "=") { return String(argument.dropFirst(option.count + 1)) }
+            if argument.hasPrefix(option + "=") {
+                let value = String(argument.dropFirst(option.count + 1))
+                return value.isEmpty ? nil : value
+            }
             guard argument == option, i + 1 < arguments.count else { return nil }
+            let next = arguments[i + 1]
+            guard next == "-" || !next.hasPrefix("-") else { return nil }
             i += 1
-            return arguments[i]
+            return next
         }
         while i < arguments.count {
             let argument = arguments[i]
@@ -27,9 +34,8 @@ struct MergeFileRequest {
                 conflictOut = v
             } else if argument.hasPrefix("--driver-path"), let v = value(of: "--driver-path"), driverPath == nil {
                 driverPath = v
-            } else if argument == "-o", i + 1 < arguments.count, output == nil {
-                i += 1
-                output = arguments[i]
+            } else if argument == "-o", let v = value(of: "-o"), output == nil {
+                output = v
             } else {
                 return nil
             }

@@ -9,6 +9,8 @@ import SheafText
 import Glibc
 #endif
 
+// A reader that goes away is not an error (docs/exit-codes.md): EPIPE ends the process with 0.
+signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let request = MergeFileRequest(arguments: arguments),
       let sides = (try? (readFile(request.base), readFile(request.ours), readFile(request.theirs))),
@@ -21,17 +23,20 @@ else { MergeFileFallback.run(arguments) }
 // front-matter (`conflict-of`, `id`) are written by `sheaf` itself.
 if result.remote != nil && (request.driverPath != nil || request.conflictOut != nil) { MergeFileFallback.run(arguments) }
 
-do {
-    if request.driverPath != nil {
-        // git reads the result back at once and records it; no fsync (as `sheaf merge-file`).
-        try replaceFile(request.ours, with: result.merged)
-    } else if let output = request.output {
-        try replaceFile(output, with: result.merged)
-    } else {
-        try writeAll(result.merged, to: 1)
+if let target = request.driverPath != nil ? request.ours : request.output {
+    // git reads the result back at once and records it; no fsync (as `sheaf merge-file`).
+    do { try replaceFile(target, with: result.merged) } catch {
+        // Nothing was replaced: `sheaf` tries again and reports what fails in its own words.
+        MergeFileFallback.run(arguments)
     }
-} catch {
-    // Nothing was replaced: `sheaf` tries again and reports what fails in its own words.
-    MergeFileFallback.run(arguments)
+} else {
+    // Standard output is never handed over: bytes written are written (a second writer would
+    // repeat them).
+    do { try writeAll(result.merged, to: 1) } catch {
+        if error.errno == EPIPE { exit(0) }
+        let cause = String(cString: strerror(error.errno))
+        _ = try? writeAll(Array("sheaf: cannot write: standard output\n  cause: \(cause)\n".utf8), to: 2)
+        exit(2)
+    }
 }
 exit(result.remote == nil ? 0 : 1)

@@ -113,6 +113,14 @@ import TestSupport
             ("CRLF and BOM", "\u{FEFF}a\r\nb\r\nc\r\n", "\u{FEFF}a\r\nB\r\nc\r\n", "a\nb\nc\nd\n", []),
             ("binary", "a\u{0}b", "a\u{0}c", "a\u{0}d", []),
             ("unknown option", plain, plain, plain, ["--no-such-option"]),
+            // Values ArgumentParser refuses (found by review: the driver took them).
+            ("a value like an option", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["-o", "-x.md"]),
+            ("an empty driver path", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["--driver-path="]),
+            ("a driver path like an option", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain,
+             ["--driver-path", "-n.md"]),
+            ("a conflict file like an option", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain,
+             ["--conflict-out", "-c.md"]),
+            ("a one-letter output", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["-o", "x"]),
             ("missing input", plain, plain, plain, ["missing.md"]),
         ]
         for c in cases {
@@ -126,7 +134,7 @@ import TestSupport
                 let options = c.name == "missing input" ? [] : c.options
                 let arguments = program == CLI.binary ? ["merge-file"] + paths + options : paths + options
                 results.append(runProcess(program, arguments, in: dir))
-                written.append(["ours.md", "out.md", "remote.md"].map { CLI.read(dir + "/" + $0) })
+                written.append(["ours.md", "out.md", "remote.md", "x", "-x.md"].map { CLI.read(dir + "/" + $0) })
             }
             #expect(results[0].status == results[1].status, "\(c.name): \(results[0].stderr) / \(results[1].stderr)")
             #expect(results[0].stdout == results[1].stdout, "\(c.name)")
@@ -187,5 +195,45 @@ import TestSupport
         let clean = runProcess(bin + "/sheaf-merge-file", ["base.md", "ours.md", "base.md"], in: temp.path, environment: ["PATH": bin])
         #expect(clean.status == 0)
         #expect(clean.stdout == "a\nb ours\nc\n")
+    }
+
+    /// Regression (review): `sheaf merge-file -o out.md` wrote its temporary file in the file
+    /// system's root (`/.sheaf-tmp-...`, then a rename), so for a user who cannot write there
+    /// every merge to a bare name failed, git's merge driver among them (git passes `%A` as a
+    /// bare `.merge_file_XXXXXX`); `-o x` crashed. Both executables, as an unprivileged user.
+    @Test func aBareOutputNameIsWrittenBesideItNotInTheFileSystemRoot() throws {
+        let temp = TempDir()
+        chmod(temp.path, 0o777)
+        CLI.write("a\nb\nc\nd\ne\n", to: temp.path + "/base.md")
+        CLI.write("A\nb\nc\nd\ne\n", to: temp.path + "/ours.md")
+        CLI.write("a\nb\nc\nd\nE\n", to: temp.path + "/theirs.md")
+        let asNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        for (program, first) in [(CLI.binary, ["merge-file"]), (Self.driver, [])] {
+            for output in ["out.md", "x"] {
+                unlink(temp.path + "/" + output)
+                let command = [program] + first + ["base.md", "ours.md", "theirs.md", "-o", output]
+                let r = asNobody
+                    ? runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + command, in: temp.path)
+                    : runProcess(command[0], Array(command.dropFirst()), in: temp.path)
+                #expect(r.status == 0, "\(command): \(r.stderr)")
+                #expect(CLI.read(temp.path + "/" + output) == "A\nb\nc\nd\nE\n", "\(command)")
+            }
+        }
+    }
+
+    /// A reader that goes away (`| head`) ends both quietly with 0, as every command
+    /// (docs/exit-codes.md): `sheaf merge-file` crashed in Foundation's FileHandle on EPIPE.
+    @Test func aClosedPipeEndsTheMergeQuietly() {
+        let temp = TempDir()
+        let long = (0..<20_000).map { "line \($0) of a long note\n" }.joined()
+        CLI.write(long, to: temp.path + "/base.md")
+        CLI.write("changed\n" + long, to: temp.path + "/ours.md")
+        CLI.write(long + "appended\n", to: temp.path + "/theirs.md")
+        for command in ["\"$SHEAF\" merge-file", "\"$DRIVER\""] {
+            let r = runProcess("/bin/bash", ["-c", "set -o pipefail; \(command) base.md ours.md theirs.md | head -c 10 >/dev/null"],
+                               in: temp.path, environment: ["SHEAF": CLI.binary, "DRIVER": Self.driver])
+            #expect(r.status == 0, "\(command): \(r.status) \(r.stderr)")
+            #expect(r.stderr.isEmpty, "\(command): \(r.stderr)")
+        }
     }
 }

@@ -31,7 +31,7 @@ struct MergeFile: ParsableCommand {
             }
             return
         }
-        if output == nil { FileHandle.standardOutput.write(Data(result.merged)) }
+        if output == nil { Terminal.raw(result.merged) }
         if result.overlapped { throw ExitCode(1) }
     }
 }

@@ -27,7 +27,7 @@ struct Show: ParsableCommand {
                 throw SheafError("--json shows the current note only", path: note, hint: "drop --json to print the earlier version")
             }
             if Terminal.stdoutIsTTY { Terminal.out(Terminal.dim("# \(version.path) at \(version.commit.prefix(7))")) }
-            FileHandle.standardOutput.write(Data(version.bytes))
+            Terminal.raw(version.bytes)
             return
         }
         for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
@@ -47,7 +47,7 @@ struct Show: ParsableCommand {
             throw SheafError("cannot read", path: found.path)
         }
         if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# " + found.path)) }
-        FileHandle.standardOutput.write(data)
+        Terminal.raw(Array(data))
     }
 }
 
