@@ -90,10 +90,42 @@ struct Run {
     let stdout: String
     /// User plus system CPU time: moves less than wall time with the load of a shared machine.
     let cpuSeconds: Double
+    /// The process's own peak RSS without its children (`VmHWM`, sampled every 2 ms while it
+    /// ran), when asked for: `peakKB` (`wait4`) is the largest process of the whole tree.
+    var ownPeakKB: Int = 0
+}
+
+/// Samples a running process's own peak RSS (`VmHWM` in /proc/PID/status) until stopped.
+final class PeakSampler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+    private var peak = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t) {
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ running }) {
+                if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kb = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                    lock.withLock { peak = max(peak, kb) }
+                }
+                usleep(2_000)
+            }
+            done.signal()
+        }
+    }
+
+    /// Stops sampling; the highest value seen.
+    func stop() -> Int {
+        lock.withLock { running = false }
+        done.wait()
+        return lock.withLock { peak }
+    }
 }
 
 /// Spawns `executable` in `directory` and waits for it, with its wall time and peak RSS.
-func spawn(_ executable: String, _ arguments: [String], in directory: String) -> Run {
+func spawn(_ executable: String, _ arguments: [String], in directory: String, sampleOwnPeak: Bool = false) -> Run {
     let outPath = NSTemporaryDirectory() + "sheaf-bench-\(getpid())-out"
     defer { unlink(outPath) }
     var actions = posix_spawn_file_actions_t()
@@ -111,20 +143,22 @@ func spawn(_ executable: String, _ arguments: [String], in directory: String) ->
     let start = DispatchTime.now().uptimeNanoseconds
     let rc = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
     guard rc == 0 else { fail("cannot start \(executable): \(String(cString: strerror(rc)))") }
+    let sampler = sampleOwnPeak ? PeakSampler(pid: pid) : nil
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)
+    let ownPeak = sampler?.stop() ?? 0
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return Run(seconds: seconds, peakKB: usage.ru_maxrss, status: exitStatus, stdout: out, cpuSeconds: cpu)
+    return Run(seconds: seconds, peakKB: usage.ru_maxrss, status: exitStatus, stdout: out, cpuSeconds: cpu, ownPeakKB: ownPeak)
 }
 
 /// Runs a command that must succeed.
 @discardableResult
-func must(_ executable: String, _ arguments: [String], in directory: String) -> Run {
-    let run = spawn(executable, arguments, in: directory)
+func must(_ executable: String, _ arguments: [String], in directory: String, sampleOwnPeak: Bool = false) -> Run {
+    let run = spawn(executable, arguments, in: directory, sampleOwnPeak: sampleOwnPeak)
     guard run.status == 0 else { fail("\(executable) \(arguments.joined(separator: " ")) exited \(run.status)") }
     return run
 }
