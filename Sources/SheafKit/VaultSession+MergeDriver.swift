@@ -10,10 +10,13 @@ extension VaultSession {
         func quoted(_ path: String) -> String { "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         // `sheaf-merge-file` beside `sheaf` (scripts/install puts it there): the same merge in a
         // process that starts in a few milliseconds, which git runs once per note it merges.
-        let helper = (command as NSString).deletingLastPathComponent + "/sheaf-merge-file"
-        let driver = command.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: helper)
-            ? "\(quoted(helper)) --driver-path %P %O %A %B"
-            : "\(quoted(command)) merge-file --driver-path %P %O %A %B"
+        let folder = command.hasPrefix("/") ? command.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(command[..<$0]) } : nil
+        let helper = folder.map { $0 + "/sheaf-merge-file" }
+        let driver = if let helper, FileManager.default.isExecutableFile(atPath: helper) {
+            "\(quoted(helper)) --driver-path %P %O %A %B"
+        } else {
+            "\(quoted(command)) merge-file --driver-path %P %O %A %B"
+        }
         try gitStep("cannot register the merge driver") { (repo) throws(GitError) in
             try repo.setConfig("merge.sheaf.name", "sheaf note merge")
             try repo.setConfig("merge.sheaf.driver", driver)
