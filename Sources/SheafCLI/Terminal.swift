@@ -2,6 +2,7 @@
 // never with NO_COLOR or TERM=dumb; long listings through a pager on a terminal; warnings to
 // stderr unless -q; and a broken pipe ends the process quietly with exit 0.
 import Foundation
+import SheafCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,20 +49,8 @@ enum Terminal {
     private static func write(_ fd: Int32, _ text: String) { write(fd, Array(text.utf8)) }
 
     private static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }  // the reader went away: not an error
-                if errno == EAGAIN {  // a non-blocking output that is full: wait until it drains
-                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                    continue
-                }
-                return
-            }
-            offset += n
+        do { try FileBytes.writeAll(bytes, to: fd) } catch {
+            if error.errno == EPIPE { exit(0) }  // the reader went away: not an error
         }
     }
 

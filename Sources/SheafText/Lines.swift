@@ -1,6 +1,7 @@
 // Line handling that keeps every byte: each line carries its own terminator ("\n", "\r\n" or
 // none at end of file), so joining the pieces gives back the exact input.
-// Swift treats "\r\n" as one Character, so splitting works on UTF-8 bytes.
+// Swift treats "\r\n" as one Character, so splitting works on UTF-8 bytes. The small generic
+// helpers are @inlinable: the scanner and the front-matter editor call them per line from other modules.
 
 public enum Lines {
     /// Splits `text` into lines that keep their terminators. `"a\r\nb"` gives `["a\r\n", "b"]`.
@@ -24,14 +25,14 @@ public enum Lines {
     public static func split(_ text: String) -> [Substring] { split(text[...]) }
 
     /// The line without its terminator.
-    public static func content<S: StringProtocol>(_ line: S) -> Substring {
+    @inlinable public static func content<S: StringProtocol>(_ line: S) -> Substring {
         var s = Substring(line)
         if s.utf8.last == UInt8(ascii: "\n") { s = s.dropLast() }  // "\r\n" is one Character
         return s
     }
 
     /// The terminator a line ends with ("\r\n", "\n" or "").
-    public static func terminator<S: StringProtocol>(_ line: S) -> String {
+    @inlinable public static func terminator<S: StringProtocol>(_ line: S) -> String {
         let bytes = Substring(line).utf8
         if bytes.last != UInt8(ascii: "\n") { return "" }
         return bytes.dropLast().last == UInt8(ascii: "\r") ? "\r\n" : "\n"
@@ -49,14 +50,14 @@ public enum Lines {
 
 extension StringProtocol {
     /// The text with spaces and tabs removed from its end.
-    public var trimmingTrailingBlanks: Substring {
+    @inlinable public var trimmingTrailingBlanks: Substring {
         var s = Substring(self)
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
         return s
     }
 
     /// The text with spaces and tabs removed from both ends.
-    public var trimmingBlanks: Substring {
+    @inlinable public var trimmingBlanks: Substring {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
@@ -64,25 +65,25 @@ extension StringProtocol {
     }
 
     /// True when the text is empty or only spaces and tabs.
-    public var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
+    @inlinable public var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
 }
 
 extension StringProtocol {
     /// Whether the text ends with a line break ("\n" or "\r\n"). `hasSuffix("\n")` is false for
     /// "\r\n", which Swift counts as one Character.
-    public var endsWithLineBreak: Bool { Substring(self).utf8.last == UInt8(ascii: "\n") }
+    @inlinable public var endsWithLineBreak: Bool { Substring(self).utf8.last == UInt8(ascii: "\n") }
 }
 
 extension StringProtocol {
     /// Equal byte for byte. Swift's `==` also equates canonically equivalent texts ("é" and
     /// "e\u{301}"), which YAML keys and a note's bytes do not: front-matter code compares keys,
     /// values and lines with this.
-    public func isIdentical<T: StringProtocol>(to other: T) -> Bool { utf8.elementsEqual(other.utf8) }
+    @inlinable public func isIdentical<T: StringProtocol>(to other: T) -> Bool { utf8.elementsEqual(other.utf8) }
 }
 
 extension Array where Element: StringProtocol {
     /// Equal line by line, byte for byte.
-    public func isIdentical(to other: [Element]) -> Bool {
+    @inlinable public func isIdentical(to other: [Element]) -> Bool {
         count == other.count && zip(self, other).allSatisfy { $0.isIdentical(to: $1) }
     }
 }

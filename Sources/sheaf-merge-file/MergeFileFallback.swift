@@ -1,5 +1,6 @@
 // Handing a merge to `sheaf merge-file`: the `sheaf` beside this executable (as installed by
 // scripts/install, and where `sheaf install-merge-driver` found this one), else the one on PATH.
+import SheafText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ enum MergeFileFallback {
         // In the shape of sheaf's own errors (docs/exit-codes.md).
         let message = "sheaf: cannot run: \(program)\n  cause: \(String(cString: strerror(errno)))\n"
             + "  sheaf-merge-file hands this merge to `sheaf merge-file`: install sheaf beside it or on PATH\n"
-        _ = try? writeAll(Array(message.utf8), to: 2)
+        _ = try? FileBytes.writeAll(Array(message.utf8), to: 2)
         exit(2)
     }
 

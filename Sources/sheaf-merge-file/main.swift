@@ -13,7 +13,7 @@ import Glibc
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let request = MergeFileRequest(arguments: arguments),
-      let sides = (try? (readFile(request.base), readFile(request.ours), readFile(request.theirs))),
+      let sides = (try? (FileBytes.read(request.base), FileBytes.read(request.ours), FileBytes.read(request.theirs))),
       let result = NoteMerge.merge(base: sides.0, ours: sides.1, theirs: sides.2,
                                    isNote: VaultPath.isNote(request.driverPath ?? request.ours),
                                    rules: PlainFrontMatterRules())
@@ -25,17 +25,16 @@ if result.remote != nil && (request.driverPath != nil || request.conflictOut != 
 
 if let target = request.driverPath != nil ? request.ours : request.output {
     // git reads the result back at once and records it; no fsync (as `sheaf merge-file`).
-    do { try replaceFile(target, with: result.merged) } catch {
+    do { try FileBytes.replace(target, with: result.merged, durable: false) } catch {
         // Nothing was replaced: `sheaf` tries again and reports what fails in its own words.
         MergeFileFallback.run(arguments)
     }
 } else {
     // Standard output is never handed over: bytes written are written (a second writer would
     // repeat them).
-    do { try writeAll(result.merged, to: 1) } catch {
+    do { try FileBytes.writeAll(result.merged, to: 1) } catch {
         if error.errno == EPIPE { exit(0) }
-        let cause = String(cString: strerror(error.errno))
-        _ = try? writeAll(Array("sheaf: cannot write: standard output\n  cause: \(cause)\n".utf8), to: 2)
+        _ = try? FileBytes.writeAll(Array("sheaf: cannot write: standard output\n  cause: \(error.reason)\n".utf8), to: 2)
         exit(2)
     }
 }

@@ -6,6 +6,7 @@ import TestSupport
 @Suite struct MergeFileTests {
     /// git's merge driver executable, built beside `sheaf`.
     static let driver = (CLI.binary as NSString).deletingLastPathComponent + "/sheaf-merge-file"
+    static let longName = String(repeating: "n", count: 247) + ".md"
 
     /// Random line edits of a text without front-matter.
     static func edit(_ lines: [String], _ rng: inout SeededRandom, tag: String) -> [String] {
@@ -121,6 +122,8 @@ import TestSupport
             ("a conflict file like an option", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain,
              ["--conflict-out", "-c.md"]),
             ("a one-letter output", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["-o", "x"]),
+            ("a 250-byte output name", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["-o", Self.longName]),
+            ("an NFD output name", plain, plain.replacingOccurrences(of: "one", with: "ONE"), plain, ["-o", "cafe\u{301}.md"]),
             ("missing input", plain, plain, plain, ["missing.md"]),
         ]
         for c in cases {
@@ -134,7 +137,8 @@ import TestSupport
                 let options = c.name == "missing input" ? [] : c.options
                 let arguments = program == CLI.binary ? ["merge-file"] + paths + options : paths + options
                 results.append(runProcess(program, arguments, in: dir))
-                written.append(["ours.md", "out.md", "remote.md", "x", "-x.md"].map { CLI.read(dir + "/" + $0) })
+                written.append(["ours.md", "out.md", "remote.md", "x", "-x.md", Self.longName, "cafe\u{301}.md"]
+                    .map { CLI.read(dir + "/" + $0) })
             }
             #expect(results[0].status == results[1].status, "\(c.name): \(results[0].stderr) / \(results[1].stderr)")
             #expect(results[0].stdout == results[1].stdout, "\(c.name)")
