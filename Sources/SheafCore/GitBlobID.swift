@@ -23,7 +23,7 @@ public enum GitBlobID {
     /// held in memory. Throws when it cannot be read, or when its size changed while it was
     /// read (someone is writing it: the id would be of no version).
     public static func ofFile(_ absolutePath: String) throws(SheafError) -> String {
-        let fd = open(absolutePath, O_RDONLY | O_CLOEXEC)
+        let fd = open(absolutePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO must not block (VaultFileWriter.read)
         guard fd >= 0 else {
             throw SheafError("cannot read", path: absolutePath, cause: String(cString: strerror(errno)))
         }

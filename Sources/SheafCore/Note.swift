@@ -151,7 +151,7 @@ public enum NoteBytes: Sendable {
     /// reading; nil when it cannot be opened or read. A file that grows past the limit while
     /// being read is treated as over it. `limit` is `Note.sizeLimit` except in tests.
     public static func read(_ absolutePath: String, limit: Int = Note.sizeLimit) -> NoteBytes? {
-        let fd = open(absolutePath, O_RDONLY | O_CLOEXEC)
+        let fd = open(absolutePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO must not block (VaultFileWriter.read)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

@@ -96,9 +96,12 @@ public final class VaultFileWriter {
     }
 
     /// `read` for a reader that writes nothing (no writer needed): the same checks.
+    /// Vault files are opened without blocking: opening a FIFO found where a note was waits for a
+    /// writer that never comes, and the check below refuses it instead (for a regular file the
+    /// flag changes nothing).
     public static func read(_ path: SafePath, root: String, limit: Int = Note.sizeLimit) throws(SheafError) -> FileState {
         let full = root + "/" + path.path
-        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return .absent }
             if errno == ELOOP { throw SheafError("will not read through a symlink", path: path.path) }
@@ -129,6 +132,22 @@ public final class VaultFileWriter {
             if n == 0 { return out }
             out += chunk[0..<n]
             offset += off_t(n)
+        }
+    }
+
+    /// Starts reading `paths` into memory without waiting (POSIX_FADV_WILLNEED), for a batch
+    /// that reads them one after the other next: a note not read for a while is on disk, and a
+    /// pull that compares 100 such notes waited ~1 ms for each read in turn (10k-note benchmark).
+    /// Only regular files are touched (a FIFO is opened without blocking and left alone).
+    public static func readAhead(_ paths: [SafePath], root: String) {
+        let willNeed: Int32 = 3  // POSIX_FADV_WILLNEED
+        for path in paths {
+            let fd = open(root + "/" + path.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            if let identity = FileIdentity.of(descriptor: fd), identity.isRegularFile {
+                _ = posix_fadvise(fd, 0, 0, willNeed)
+            }
+            close(fd)
         }
     }
 
@@ -337,7 +356,7 @@ public final class VaultFileWriter {
             // The temporary name now holds what the target held at the instant of the swap.
             // Sheaf's own file stays open until it is known where it went (its inode number
             // cannot be handed to another file meanwhile).
-            let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             let oldIdentity = old >= 0 ? FileIdentity.of(descriptor: old) : nil
             if let oldIdentity, oldIdentity.matches(expected.identity), Self.holds(old, expected.bytes) {
                 close(temp.fd)
@@ -353,7 +372,7 @@ public final class VaultFileWriter {
             if Self.renameat2(temp.path, full, Self.exchange) == 0 {
                 // The temporary name holds what the target held an instant ago: Sheaf's version,
                 // unless someone saved in that instant too.
-                let back = open(temp.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                let back = open(temp.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
                 let backIdentity = back >= 0 ? FileIdentity.of(descriptor: back) : nil
                 if old >= 0 { close(old) }
                 let mine = FileIdentity.of(descriptor: temp.fd)
@@ -485,7 +504,7 @@ public final class VaultFileWriter {
             if errno == ENOENT { return true }
             throw SheafError("cannot delete", path: path.path, cause: String(cString: strerror(errno)))
         }
-        let fd = open(aside, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(aside, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         let identity = fd >= 0 ? FileIdentity.of(descriptor: fd) : nil
         if fd >= 0 { close(fd) }
         if let identity, identity.matches(now) || identity.matches(base.identity) {
@@ -585,7 +604,7 @@ public final class VaultFileWriter {
     }
 
     private func currentState(_ full: String, path: String) throws(SheafError) -> FileState {
-        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return .absent }
             throw SheafError("will not replace", path: path,

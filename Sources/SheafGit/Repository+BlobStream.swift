@@ -64,6 +64,8 @@ extension Repository {
             guard n >= 0 else { throw systemError("readlink", path) }
             return try blobID(of: Array(target[..<n]))
         }
+        // libgit2 opens the path as it is: a FIFO would block until someone writes to it.
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw GitError(function: "blobID(ofFile:)", code: .other(-1), message: "\(path): not a regular file") }
         var oid = git_oid()
         try check(git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB), "git_odb_hashfile")
         return hex(&oid)

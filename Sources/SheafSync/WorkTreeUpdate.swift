@@ -114,13 +114,29 @@ public struct WorkTreeUpdate {
             case .failure: continue
             }
             var info = stat()
-            guard lstat(workTree + "/" + change.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard lstat(workTree + "/" + change.path, &info) == 0 else { continue }
+            if let kind = Self.special(info.st_mode) {
+                // Not a file git could have written: never opened (a FIFO blocks the opener).
+                throw SheafError("this vault has a \(kind) where the remote has a file", path: change.path,
+                                 hint: "move the \(kind) elsewhere, then sync again; nothing was changed")
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else { continue }
             let kept = filesBelow(change.path).filter { !deleted.contains($0) }
             if let first = kept.first {
                 throw SheafError("the remote turned a folder into a file, but the folder holds files git does not track",
                                  path: change.path, cause: "for example \(first) (\(kept.count) in all)",
                                  hint: "move those files elsewhere, then sync again; nothing was changed")
             }
+        }
+    }
+
+    /// What a file that is neither a regular file, a symlink nor a folder is, by its mode.
+    static func special(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFIFO: "FIFO"
+        case S_IFSOCK: "socket"
+        case S_IFCHR, S_IFBLK: "device file"
+        default: nil
         }
     }
 
@@ -137,6 +153,12 @@ public struct WorkTreeUpdate {
     private func apply(_ changes: [TreeChange], from: String?, to: String) throws -> Result {
         var result = Result()
         let writer = VaultFileWriter.forNotes(root: workTree)
+        // Every file the update replaces or deletes is read first (an edit made here must not be
+        // lost): the disk reads of those not in memory are started together now, not one by one.
+        VaultFileWriter.readAhead(changes.compactMap { change in
+            guard change.oldFile != nil, case .success(let path) = VaultPathGuard.check(change.oldPath, in: workTree) else { return nil }
+            return path
+        }, root: workTree)
         func guarded(_ path: String) -> SafePath? {
             switch VaultPathGuard.check(path, in: workTree) {
             case .success(let safe): return safe
