@@ -20,25 +20,13 @@ extension Repository {
     func fetchWithGit(path: String, branch: String, tracking: String) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return false }
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        environment["GIT_DIR"] = gitDirectory
-        environment["GIT_TERMINAL_PROMPT"] = "0"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Blobs over the threshold are streamed instead of being read whole: by index-pack here,
         // and by the remote side's pack-objects, which gets the setting through --upload-pack
         // (git drops -c settings on the way to a local remote's upload-pack).
         let threshold = "core.bigFileThreshold=\(Self.streamingThreshold)"
-        process.arguments = ["git", "-c", threshold, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
-                             "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
-                             "--upload-pack=git -c \(threshold) upload-pack",
-                             "--", path, "+refs/heads/\(branch):\(tracking)"]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        return runGit(["-c", threshold, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+                       "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+                       "--upload-pack=git -c \(threshold) upload-pack",
+                       "--", path, "+refs/heads/\(branch):\(tracking)"])
     }
 }

@@ -48,7 +48,9 @@ extension VaultSession {
     public func commit() throws(SheafError) -> CommitInfo? {
         try withWriterLock { (proof) throws(SheafError) in
             _ = try resumeInterruptedUpdate()
-            return try commitSnapshot(proof)
+            let committed = try commitSnapshot(proof)
+            if committed != nil { try requireRepository().collectGarbageIfDue() }  // Repository+Housekeeping
+            return committed
         }
     }
 
@@ -97,6 +99,10 @@ extension VaultSession {
             if let pull = run.pull, !pull.changes.isEmpty {
                 run.changes = pull.changes
                 updateIndex(after: pull.changes, into: &run)
+            }
+            // New objects (a commit, a fetched pack): let git gather them when due (Repository+Housekeeping).
+            if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {
+                repo.collectGarbageIfDue()
             }
             return run
         }
