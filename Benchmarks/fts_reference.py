@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Reference for the cold-index benchmark: a plain single-threaded FTS5 bulk load.
+"""References for the index benchmarks: a plain single-threaded FTS5 bulk load, and a plain
+FTS5 update of the notes two commits differ in.
 
     python3 Benchmarks/fts_reference.py VAULT DB
+    python3 Benchmarks/fts_reference.py update VAULT DB OLD NEW
 
 Walks VAULT (skipping dot-folders and dot-files), reads every *.md / *.markdown note, splits the
 YAML front-matter (between a leading `---` line and the next `---` or `...` line) from the body,
@@ -16,6 +18,13 @@ object: seconds (walk + read + parse + insert + commit, wall clock), notes, byte
 read), body_bytes (UTF-8 bytes of text inserted), db_bytes, db_ratio (db_bytes / bytes), and the
 SQLite and Python versions. Run it right after generating the vault (warm page cache), as `sheaf
 index` is measured.
+
+`update` is the floor of a pull's index update (the sync benchmark runs it after each `git pull`
+of its git clone, with the commits before and after): DB is the bulk load of VAULT as it was at
+OLD; the notes `git diff OLD NEW` names are read and parsed as above, and in one transaction each
+changed or removed note's row is deleted (FTS5 reads its stored text and tokenizes it again, as
+Sheaf's contentless table does with the old version's text) and each changed or added note
+inserted. Prints seconds (read + parse + transaction + commit, wall clock) and notes.
 """
 
 import json
@@ -64,7 +73,34 @@ def parse(text, stem):
     return title, body
 
 
+def update(vault, db, old, new):
+    import subprocess
+    names = subprocess.run(["git", "-C", vault, "diff", "--name-only", "--no-renames", "-z", old, new],
+                           check=True, capture_output=True).stdout.split(b"\0")
+    paths = sorted(n.decode("utf-8", "surrogateescape") for n in names
+                   if n and not os.path.basename(n).startswith(b".") and n.endswith((b".md", b".markdown")))
+    conn = sqlite3.connect(db, isolation_level=None)
+    rowids = {path: rowid for rowid, path in conn.execute("SELECT rowid, path FROM notes")}
+    start = time.perf_counter()
+    conn.execute("BEGIN")
+    for rel in paths:
+        if rel in rowids:
+            conn.execute("DELETE FROM notes WHERE rowid = ?", (rowids[rel],))
+        full = os.path.join(vault, rel)
+        if os.path.isfile(full):
+            with open(full, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+            title, body = parse(text, os.path.splitext(os.path.basename(full))[0])
+            conn.execute("INSERT INTO notes(path, title, body) VALUES (?, ?, ?)", (rel, title, body))
+    conn.execute("COMMIT")
+    seconds = time.perf_counter() - start
+    conn.close()
+    print(json.dumps({"seconds": round(seconds, 4), "notes": len(paths)}))
+
+
 def main():
+    if len(sys.argv) == 6 and sys.argv[1] == "update":
+        return update(*sys.argv[2:])
     if len(sys.argv) != 3:
         sys.exit("usage: fts_reference.py VAULT DB")
     vault, db = sys.argv[1], sys.argv[2]

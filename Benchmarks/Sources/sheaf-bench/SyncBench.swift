@@ -114,6 +114,14 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
     var pullPeakKB = 0, gitPullPeakKB = 0, pullOwnPeakKB = 0
     var pulledPaths: [String] = []
     var afterPullWalk: [Double] = []
+    // The floor of the pull's index update, in the same run: a plain FTS5 table of D's notes
+    // (fts_reference.py, as for the cold index) updated with the notes each `git pull` changed.
+    var plainUpdate: [Double] = [], gitPlusPlain: [Double] = []
+    let plainDB = work + "/plain-fts.sqlite"
+    if runPull {
+        log("plain FTS5 table of D's notes (the index update's reference)...")
+        must("python3", [reference, d, plainDB], in: work)
+    }
     if runPull { log("pull of 100 edited notes, \(options.runs) samples...") }
     for k in 0..<(runPull ? options.runs : 0) {
         must("python3", [generator, "--edit", "100", "--seed", String(seedBase + k), a], in: work)
@@ -127,10 +135,17 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
             pulledPaths.append(run.stdout.split(separator: "\n").last.map(String.init) ?? "")
         }
         func gitSample() {
+            let before = must("git", ["rev-parse", "HEAD"], in: d).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let run = must("git", ["pull", "-q", "--no-rebase"], in: d)
             gitPull.append(run.seconds)
             gitPullCPU.append(run.cpuSeconds)
             gitPullPeakKB = max(gitPullPeakKB, run.peakKB)
+            let after = must("git", ["rev-parse", "HEAD"], in: d).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let update = must("python3", [reference, "update", d, plainDB, before, after], in: work)
+            let json = (try? JSONSerialization.jsonObject(with: Data(update.stdout.utf8))) as? [String: Any]
+            let seconds = (json?["seconds"] as? Double) ?? .nan
+            plainUpdate.append(seconds)
+            gitPlusPlain.append(run.seconds + seconds)
         }
         if k % 2 == 0 { sheafSample(); gitSample() } else { gitSample(); sheafSample() }
         // Whether the pull left the index current: the next walk finds nothing to read.
@@ -192,6 +207,8 @@ func runSyncBenchmark(options: Options, sheaf: String, pristine: String, generat
         | `sheaf pull` of 100 changed notes, index included | \(ms(sheafPull)), \(pullOwnPeakKB / 1024) MB peak RSS of sheaf (\(pullPeakKB / 1024) MB with its git children) | `git pull -q --no-rebase`: \(ms(gitPull)), \(gitPullPeakKB / 1024) MB peak RSS | \(ratio(median(sheafPull), median(gitPull))) | \(pullRatioBudget): \(ratioVerdict) |
         | CPU (user + system) of those pulls | \(ms(sheafPullCPU)) | \(ms(gitPullCPU)) | \(ratio(median(sheafPullCPU), median(gitPullCPU))) | |
         | mean wall time of those pulls (what they cost together, an index compaction included) | \(format(mean(sheafPull))) | \(format(mean(gitPull))) | \(ratio(mean(sheafPull), mean(gitPull))) | |
+        | the same notes in a plain FTS5 table (`fts_reference.py update`, after each `git pull`) | | \(ms(plainUpdate)) | | |
+        | `sheaf pull` against `git pull` + that plain FTS5 update (each sample's sum) | \(ms(sheafPull)) | \(ms(gitPlusPlain)) | \(ratio(median(sheafPull), median(gitPlusPlain))) | |
 
         Checks: `sheaf index` right after each pull: \(ms(afterPullWalk)) (last: "\(lastIndex)"); \
         B at A's commit: \(headA == headB && sameB ? "yes" : "**no**"), D at A's commit: \(headA == headD ? "yes" : "**no**"); \
