@@ -138,10 +138,10 @@ public final class VaultFileWriter {
     /// Starts reading `paths` into memory without waiting (POSIX_FADV_WILLNEED), for a batch
     /// that reads them one after the other next: a note not read for a while is on disk, and a
     /// pull that compares 100 such notes waited ~1 ms for each read in turn (10k-note benchmark).
-    /// Only regular files are touched (a FIFO is opened without blocking and left alone).
+    /// Only regular files are opened (a FIFO's writer would see a reader come and go).
     public static func readAhead(_ paths: [SafePath], root: String) {
         let willNeed: Int32 = 3  // POSIX_FADV_WILLNEED
-        for path in paths {
+        for path in paths where FileIdentity.of(path: root + "/" + path.path)?.isRegularFile == true {
             let fd = open(root + "/" + path.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { continue }
             if let identity = FileIdentity.of(descriptor: fd), identity.isRegularFile {
