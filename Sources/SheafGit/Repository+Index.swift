@@ -146,10 +146,48 @@ extension Repository {
     /// status cannot descend (folders nested deeper than 100), the changes come from
     /// `walkedStatus`, which has no depth limit, as `git add -A` has none.
     public func workTreeStatus() throws(GitError) -> WorkTreeStatus {
+        let status: WorkTreeStatus
         do {
-            return try libgit2Status()
+            status = try libgit2Status()
         } catch let error where error.message.contains("nesting too deep") {
-            return try walkedStatus()
+            status = try walkedStatus()
+        }
+        return withoutUnseenDeletions(status)
+    }
+
+    /// The status without the deletions of files that are still there. libgit2's status (and the
+    /// walk) report as deleted every tracked file they cannot see: those in a folder Sheaf may
+    /// not read (`chmod 000`), a note replaced by a FIFO. Committed, such a deletion would delete
+    /// the files on every other device; git's own `add -A` leaves them alone with a warning, and
+    /// so does Sheaf: they are listed as skipped. A file gone (no such file, or its folder now
+    /// a file) or replaced by a folder is a deletion. A rename whose old path is still there is
+    /// the new path added.
+    func withoutUnseenDeletions(_ status: WorkTreeStatus) -> WorkTreeStatus {
+        guard let root = workTree else { return status }
+        var result = WorkTreeStatus(changes: [], skipped: status.skipped)
+        for change in status.changes {
+            let old = change.kind == .deleted ? change.path : change.kind == .renamed ? change.oldPath : nil
+            guard let old, let why = Self.stillThere(root + "/" + old) else {
+                result.changes.append(change)
+                continue
+            }
+            result.skipped.append(SkippedPath(path: old, reason: why + "; not committed as deleted"))
+            if change.kind == .renamed { result.changes.append(StagedChange(kind: .added, path: change.path, oldPath: nil)) }
+        }
+        return result
+    }
+
+    /// Why the tracked file at `path` is not gone although the status did not see it; nil when
+    /// it is gone.
+    static func stillThere(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? nil : "cannot be read (\(String(cString: strerror(errno))))"
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return nil  // a folder now: its files are new
+        case S_IFREG, S_IFLNK: return access(path, R_OK) == 0 ? "could not be read" : "cannot be read (\(String(cString: strerror(errno))))"
+        default: return "is not a file (a FIFO, socket or device)"
         }
     }
 

@@ -156,40 +156,6 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
     }
 }
 
-@Suite struct SpecialFileTests {
-    /// A FIFO made where a note was: the commit-first snapshot records the note as deleted, the
-    /// remote's edit of it beats the delete, and the work-tree update opened the FIFO to compare
-    /// it, which waits for a writer that never comes. The killed sync left its journal, so every
-    /// sync after it resumed the update and waited again.
-    @Test func aFIFOWhereAPulledNoteGoesIsRefusedNotWaitedOn() {
-        let r = Replicas(2, samples: false)
-        #expect(r.sync(1).status == 0)
-        let fifo = r[1] + "/Start.md"
-        try? FileManager.default.removeItem(atPath: fifo)
-        #expect(mkfifo(fifo, 0o644) == 0)
-        r.edit(0, "Start.md") { $0 + "second line\n" }
-        #expect(r.sync(0).status == 0)
-        // Under `timeout`: the previous code never returned (124 after the minute).
-        for command in ["sync", "pull", "index", "search line"] {
-            let run = CLI.sh("timeout 60 \"$SHEAF\" \(command)", in: r[1])
-            #expect(run.status != 124, "\(command) waited on the FIFO")
-            if command == "sync" || command == "pull" {
-                #expect(run.status == 2, "\(run.stderr)")
-                #expect(run.stderr.contains("this vault has a FIFO where the remote has a file"), "\(run.stderr)")
-                #expect(run.stderr.contains("Start.md"), "\(run.stderr)")
-                #expect(!FileManager.default.fileExists(atPath: r[1] + "/.sheaf/sync-journal"))
-            }
-        }
-        // Once the FIFO is moved away, the edit arrives and nothing is lost.
-        #expect(unlink(fifo) == 0)
-        let again = r.sync(1)
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(r.file(1, "Start.md") == "# Start\n\nfirst line\nsecond line\n")
-        #expect(r.sync(0).status == 0)
-        #expect(r.file(0, "Start.md") == "# Start\n\nfirst line\nsecond line\n")
-    }
-}
-
 @Suite struct SymlinkTests {
     @Test func aSymlinkIntoDotGitIsNeverIndexedAsANote() throws {
         let temp = TempDir()

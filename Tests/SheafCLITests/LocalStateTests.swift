@@ -1,0 +1,78 @@
+// What Sheaf finds in a vault besides notes, folders and symlinks: FIFOs, files and folders it
+// may not read. None of it may hang a command or be committed as deleted.
+import Foundation
+import SheafCore
+import TestSupport
+import Testing
+
+@Suite struct SpecialFileTests {
+    /// A FIFO made where a note was: the commit-first snapshot records the note as deleted, the
+    /// remote's edit of it beats the delete, and the work-tree update opened the FIFO to compare
+    /// it, which waits for a writer that never comes. The killed sync left its journal, so every
+    /// sync after it resumed the update and waited again.
+    @Test func aFIFOWhereAPulledNoteGoesIsRefusedNotWaitedOn() {
+        let r = Replicas(2, samples: false)
+        #expect(r.sync(1).status == 0)
+        let fifo = r[1] + "/Start.md"
+        try? FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        r.edit(0, "Start.md") { $0 + "second line\n" }
+        #expect(r.sync(0).status == 0)
+        // Under `timeout`: the previous code never returned (124 after the minute).
+        for command in ["sync", "pull", "index", "search line"] {
+            let run = CLI.sh("timeout 60 \"$SHEAF\" \(command)", in: r[1])
+            #expect(run.status != 124, "\(command) waited on the FIFO")
+            if command == "sync" || command == "pull" {
+                #expect(run.status == 2, "\(run.stderr)")
+                #expect(run.stderr.contains("this vault has a FIFO where the remote has a file"), "\(run.stderr)")
+                #expect(run.stderr.contains("Start.md"), "\(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: r[1] + "/.sheaf/sync-journal"))
+            }
+        }
+        // Once the FIFO is moved away, the edit arrives and nothing is lost.
+        #expect(unlink(fifo) == 0)
+        let again = r.sync(1)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(r.file(1, "Start.md") == "# Start\n\nfirst line\nsecond line\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.file(0, "Start.md") == "# Start\n\nfirst line\nsecond line\n")
+    }
+}
+
+@Suite struct UnreadableFileTests {
+    /// Runs `sheaf` as an unprivileged user when the tests run as root (root reads everything).
+    private func sheafAsUser(_ arguments: [String], in directory: String, owning tree: String) -> RunResult {
+        guard getuid() == 0 else { return CLI.run(arguments, in: directory) }
+        runProcess("/bin/chown", ["-R", "65534:65534", tree], in: tree)
+        defer { runProcess("/bin/chown", ["-R", "0:0", tree], in: tree) }
+        return runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary] + arguments,
+                          in: directory, environment: ["HOME": tree])
+    }
+
+    /// libgit2's status reports every tracked file in a folder it may not read as deleted: the
+    /// sync committed "12 deleted", pushed it, and the other device's next sync deleted the
+    /// folder's notes from its disk. git's `add -A` only warns.
+    @Test func anUnreadableFolderIsNotCommittedAsDeleted() {
+        guard getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let r = Replicas(2, samples: false)
+        r.write(0, "Projects/Plan.md", "# Plan\n\nkeep me\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        r.edit(0, "Start.md") { $0 + "an edit\n" }
+        let folder = r[0] + "/Projects"
+        #expect(chmod(folder, 0) == 0)
+        let synced = sheafAsUser(["sync"], in: r[0], owning: r.temp.path)
+        #expect(chmod(folder, 0o755) == 0)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("Projects/Plan.md: cannot be read"), "\(synced.stderr)")
+        #expect(synced.stderr.contains("not committed as deleted"), "\(synced.stderr)")
+        // The edit beside it was committed and pushed; the unreadable note was not deleted.
+        #expect(r.git(0, ["ls-tree", "--name-only", "-r", "HEAD"]).stdout.contains("Projects/Plan.md"))
+        #expect(r.sync(1).status == 0)
+        #expect(r.file(1, "Projects/Plan.md") == "# Plan\n\nkeep me\n")
+        #expect(r.file(1, "Start.md").hasSuffix("an edit\n"))
+        // Readable again, it is as it was: nothing to commit for it.
+        #expect(r.sync(0).status == 0)
+        #expect(r.file(0, "Projects/Plan.md") == "# Plan\n\nkeep me\n")
+    }
+}
