@@ -69,12 +69,25 @@ extension VaultSession {
         let safeTarget = try safePath(target)
         let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files)
         let writer = fileWriter(proof)
+        let before = try? writer.read(safeFrom)  // to put its own links back if the move fails
         try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)
 
         // The moved note's own relative links first, in place, then the rename (never over a file).
         var rewritten: [String] = []
-        if try rewriteOwnLinks(from: from, to: target, targets: targets, writer: writer) { rewritten.append(target) }
-        try writer.move(safeFrom, to: safeTarget)
+        do {
+            if try rewriteOwnLinks(from: from, to: target, targets: targets, writer: writer) { rewritten.append(target) }
+            try writer.move(safeFrom, to: safeTarget)
+        } catch {
+            // Refused before anything moved (a note Sheaf will not edit, a folder it may not
+            // write): the journal goes, or the next command, any command, would make the move the
+            // user was told had failed. Its own links, already re-pointed for the new place, go back.
+            if !rewritten.isEmpty, let bytes = before?.bytes, let now = try? writer.read(safeFrom) {
+                _ = try? writer.replace(safeFrom, base: now, with: bytes)
+                try? writer.finish()
+            }
+            try? fm.removeItem(atPath: moveJournal)
+            throw error
+        }
         try AtomicFile.write(from + "\n" + target + "\nmoved\n", to: moveJournal)
         let (others, skipped) = try rewriteLinks(to: from, movedTo: target, targets: targets, notes: linking, writer: writer)
         rewritten += others

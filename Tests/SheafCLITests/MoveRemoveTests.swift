@@ -36,6 +36,25 @@ import Testing
         note.links.filter { $0.isWiki && !$0.isEmbed }.map { $0.label ?? ($0.target + ($0.fragment.map { " > " + $0 } ?? "")) }
     }
 
+    /// A refused `mv` left its journal (written before the note's own links were edited and the
+    /// note moved), and the next command, any command, finished "the interrupted move": once the
+    /// user fixed the front-matter that made `mv` refuse, a `search` moved the note.
+    @Test func aRefusedMoveIsNotMadeLaterByAnotherCommand() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let note = "Inbox/Broken front matter.md"
+        let refused = CLI.run(["mv", note, "Work/"], in: vault)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: vault + "/.sheaf/move-journal"))
+        let fixed = CLI.read(vault + "/" + note).replacingOccurrences(of: "tags: [diy, shed\n", with: "tags: [diy, shed]\n")
+        CLI.write(fixed, to: vault + "/" + note)
+        #expect(CLI.run(["search", "hardware"], in: vault).status == 0)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        #expect(CLI.read(vault + "/" + note) == fixed)
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Work/Broken front matter.md"))
+        #expect(!Replicas.git(["log", "--name-status", "-1"], in: vault).stdout.contains("Work/Broken front matter.md"))
+    }
+
     @Test func mvOfTheMostLinkedSampleNoteUpdatesEveryLinkAndNothingElse() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
