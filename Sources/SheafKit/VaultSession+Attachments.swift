@@ -121,6 +121,12 @@ extension VaultSession {
             if VaultPath.isNote(absolute) {
                 throw SheafError("this is a note, not an attachment", path: f, hint: "link to it with [[...]] instead")
             }
+            // Through symlinks: only a regular file is copied (a FIFO would keep the copy waiting
+            // for a writer; /dev/urandom would never end, or make an empty file).
+            var info = stat()
+            guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw SheafError("not a regular file", path: f, hint: "attach files, not FIFOs, sockets or devices")
+            }
             sources.append(absolute)
         }
         // Obsidian's attachment folder and link style when the vault has .obsidian/app.json;

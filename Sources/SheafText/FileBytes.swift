@@ -15,9 +15,10 @@ public struct FileBytesError: Error, Sendable {
 }
 
 public enum FileBytes {
-    /// A regular file's bytes (a folder, device or pipe is refused with EINVAL).
+    /// A regular file's bytes (a folder, device or pipe is refused with EINVAL). Opened without
+    /// blocking: opening a FIFO for reading waits for a writer; the check below refuses it.
     public static func read(_ path: String) throws(FileBytesError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileBytesError(step: .open, errno: errno) }
         defer { close(fd) }
         var info = stat()

@@ -39,6 +39,27 @@ import Testing
     }
 }
 
+@Suite struct AttachSourceTests {
+    /// `attach` copied whatever was not a folder: a FIFO kept it waiting for a writer, and
+    /// /dev/urandom made an empty `urandom` and embedded it.
+    @Test func attachRefusesWhatIsNotARegularFile() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let note = vault + "/Inbox/Ideas.md"
+        let before = CLI.read(note)
+        #expect(mkfifo(temp.path + "/pipe.png", 0o644) == 0)
+        #expect(mkfifo(vault + "/Inbox/inside.png", 0o644) == 0)
+        for source in [temp.path + "/pipe.png", "/dev/urandom", "Inbox/inside.png"] {
+            let run = CLI.sh("timeout 60 \"$SHEAF\" attach Inbox/Ideas.md '\(source)'", in: vault)
+            #expect(run.status == 2, "\(source): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("not a regular file"), "\(source): \(run.stderr)")
+        }
+        #expect(CLI.read(note) == before)
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Inbox/urandom"))
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Inbox/pipe.png"))
+    }
+}
+
 @Suite struct UnreadableFileTests {
     /// Runs `sheaf` as an unprivileged user when the tests run as root (root reads everything).
     private func sheafAsUser(_ arguments: [String], in directory: String, owning tree: String) -> RunResult {

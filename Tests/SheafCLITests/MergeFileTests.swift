@@ -147,6 +147,25 @@ import TestSupport
         }
     }
 
+    /// A FIFO given as an input: `sheaf merge-file` refuses it, and the small driver waited on it
+    /// for a writer (it opened the file before checking what it is).
+    @Test func aFIFOGivenAsAnInputIsRefusedByBothNotWaitedOn() {
+        let temp = TempDir()
+        CLI.write("a\nb\n", to: temp.path + "/base.md")
+        CLI.write("a\nB\n", to: temp.path + "/ours.md")
+        #expect(mkfifo(temp.path + "/theirs.md", 0o644) == 0)
+        var results: [RunResult] = []
+        for (program, first) in [(Self.driver, [String]()), (CLI.binary, ["merge-file"])] {
+            let run = runProcess("/usr/bin/timeout", ["60", program] + first + ["base.md", "ours.md", "theirs.md"], in: temp.path)
+            #expect(run.status != 124, "\(program) waited on the FIFO")
+            results.append(run)
+        }
+        #expect(results[0].status == 2)
+        #expect(results[0].status == results[1].status)
+        #expect(results[0].stderr == results[1].stderr, "\(results[0].stderr) / \(results[1].stderr)")
+        #expect(CLI.read(temp.path + "/ours.md") == "a\nB\n")
+    }
+
     /// As git's merge driver: `install-merge-driver` registers `sheaf-merge-file` when it is
     /// beside `sheaf`; plain `git merge` then merges a note git alone conflicts on (both sides
     /// added a line at its end, and changed two front-matter keys), and an overlap still gets its
@@ -185,7 +204,11 @@ import TestSupport
         let temp = TempDir()
         let bin = temp.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.driver, toPath: bin + "/sheaf-merge-file")
+        // A hard link, not a copy: a copy's write descriptor, inherited by a process another test
+        // starts meanwhile, made the exec fail with ETXTBSY (status 126) now and then.
+        if link(Self.driver, bin + "/sheaf-merge-file") != 0 {
+            try FileManager.default.copyItem(atPath: Self.driver, toPath: bin + "/sheaf-merge-file")
+        }
         CLI.write("a\nb\nc\n", to: temp.path + "/base.md")
         CLI.write("a\nb ours\nc\n", to: temp.path + "/ours.md")
         CLI.write("a\nb theirs\nc\n", to: temp.path + "/theirs.md")
