@@ -59,6 +59,22 @@ struct TreeMerge {
         var edits: [TreeEdit] = []
         var outcomes: [PathOutcome] = []
         var taken = Set(ourFiles.keys)
+        // Our folders: a remote file cannot take a path that is a folder here (git's file/directory
+        // conflict); put there, the tree kept the folder and the file was lost.
+        var ourFolders = Set<String>()
+        for path in ourFiles.keys {
+            var folder = VaultPath.folder(path)
+            while !folder.isEmpty, ourFolders.insert(folder).inserted { folder = VaultPath.folder(folder) }
+        }
+        /// Where a remote file meant for `path` goes: `path`, or a conflict file beside it when
+        /// `path` is one of our folders (then also the outcome that says so).
+        func place(_ path: String, _ file: TreeFile) -> (path: String, conflict: PathOutcome?) {
+            guard ourFolders.contains(path) else { return (path, nil) }
+            let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in
+                (taken.contains(candidate) && ourFiles[candidate]?.blob != file.blob) || ourFolders.contains(candidate)
+            }
+            return (conflictPath, PathOutcome(kind: .conflict, path: path, conflictFile: conflictPath))
+        }
 
         // Files the ancestor had, touched by the remote side.
         for (basePath, theirChange) in t.moved.sorted(by: { $0.key < $1.key }) {
@@ -83,8 +99,9 @@ struct TreeMerge {
             guard let ourFile else {
                 // Deleted here, edited (or only moved) there: the edit comes back.
                 if theirFile.blob == baseFile?.blob { continue }
-                edits.append(.put(path: resultPath, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(resultPath)
-                outcomes.append(PathOutcome(kind: .resurrected, path: resultPath))
+                let (target, conflict) = place(resultPath, theirFile)
+                edits.append(.put(path: target, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(target)
+                outcomes.append(conflict ?? PathOutcome(kind: .resurrected, path: resultPath))
                 continue
             }
             let merged = try mergeFile(path: resultPath, base: baseFile, ours: ourFile, theirs: theirFile,
@@ -111,8 +128,9 @@ struct TreeMerge {
                 edits += merged.extra
                 if let outcome = merged.outcome { outcomes.append(outcome) }
             } else {
-                edits.append(.put(path: path, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(path)
-                outcomes.append(PathOutcome(kind: .added, path: path))
+                let (target, conflict) = place(path, theirFile)
+                edits.append(.put(path: target, blob: theirFile.blob, mode: theirFile.mode)); taken.insert(target)
+                outcomes.append(conflict ?? PathOutcome(kind: .added, path: path))
             }
         }
         let tree = try repository.tree(applying: edits, toCommit: ours)
@@ -129,7 +147,11 @@ struct TreeMerge {
         var large = try isLarge(ours)
         if !large { large = try isLarge(theirs) }
         if !large, let base { large = try isLarge(base) }
-        if large {
+        // A symlink on one side and a file on the other (or a submodule): two kinds of thing, not
+        // two texts. Line-merged, a link's target and a note made a "symlink" with a line break
+        // in its target, which the tree's safety check then left out: both sides were lost.
+        let otherKinds = ours.mode != theirs.mode && (ours.isSymlink || theirs.isSymlink || ours.mode == 0o160000 || theirs.mode == 0o160000)
+        if large || otherKinds {
             // Not merged by content, as binary files are not: the local file keeps the path and the
             // remote one, as it is, becomes the conflict file. Its bytes are never loaded.
             let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in
