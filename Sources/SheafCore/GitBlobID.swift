@@ -60,13 +60,15 @@ public enum GitBlobID {
         return SHA1.hex(sha.finish())
     }
 
-    /// The blob id of a note as `NoteBytes.read` returned it: from the bytes when it was read
-    /// whole; a note over the size limit (only its head in memory) is streamed from its file.
-    /// Nil when the file cannot be read or changed size meanwhile.
+    /// The content id of a note as `NoteBytes.read` returned it: its blob id when it was read
+    /// whole. A note over the size limit is indexed by its path and its head's title only, and is
+    /// known by that head and its size (`head-SIZE-ID`, never a blob id: no blob matches it, so it
+    /// is never taken for a committed version): hashing every byte of a 20 GB sparse `.md` took
+    /// every scan 85 s, and a command killed meanwhile started it over the next time.
     public static func of(_ read: NoteBytes, absolutePath: String) -> String? {
         switch read {
         case .whole(let bytes): return of(bytes)
-        case .head: return try? ofFile(absolutePath)
+        case .head(let bytes, let size): return "head-\(size)-" + of(bytes)
         }
     }
 }
