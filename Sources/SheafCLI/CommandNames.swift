@@ -70,6 +70,22 @@ enum CommandNames {
         return ["search"] + options + ["--"] + words
     }
 
+    /// `-nN` (`ls -n5`, `log -n2`) as `-n N`, as `search` takes it: ArgumentParser does not read a
+    /// short option's value joined to it. Only before `--`, and only for the commands with `-n`.
+    static func limitArguments(_ arguments: [String]) -> [String] {
+        guard let command = arguments.first, ["ls", "log"].contains(command) else { return arguments }
+        var result: [String] = [command]
+        for (i, arg) in arguments.enumerated().dropFirst() {
+            if arg == "--" { result += arguments[i...]; break }
+            if arg.hasPrefix("-n"), arg.count > 2, arg.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber }) {
+                result += ["-n", String(arg.dropFirst(2))]
+            } else {
+                result.append(arg)
+            }
+        }
+        return result
+    }
+
     /// `sheaf daily -1` names a day, not an option: a `-N` or `-Nd` word goes after `--`.
     static func dailyArguments(_ arguments: [String]) -> [String] {
         guard arguments.first == "daily", !arguments.contains("--"),

@@ -33,7 +33,7 @@ public struct Sheaf: ParsableCommand {
     /// Runs the command line and exits with Sheaf's exit codes.
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
-        let arguments = CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments))
+        let arguments = CommandNames.limitArguments(CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments)))
         if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
             Terminal.err(message)
             Glibc.exit(2)
