@@ -56,8 +56,8 @@ enum CommandNames {
                 if !arg.contains("="), i + 1 < arguments.count { options.append(arguments[i + 1]); i += 1 }
             } else if flags.contains(arg) {
                 options.append(arg)
-            } else if arg.hasPrefix("-n"), arg.count > 2, arg.dropFirst(2).allSatisfy(\.isNumber) {
-                options += ["-n", String(arg.dropFirst(2))]
+            } else if let limit = joinedLimit(arg) {
+                options += ["-n", limit]
             } else if arg.hasPrefix("--"), arg.count > 2 {
                 let known = Array(withValue.union(flags).filter { $0.hasPrefix("--") }).sorted()
                 let hint = closest(to: name, in: known).map { "did you mean '\($0)'? " } ?? ""
@@ -77,13 +77,19 @@ enum CommandNames {
         var result: [String] = [command]
         for (i, arg) in arguments.enumerated().dropFirst() {
             if arg == "--" { result += arguments[i...]; break }
-            if arg.hasPrefix("-n"), arg.count > 2, arg.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber }) {
-                result += ["-n", String(arg.dropFirst(2))]
+            if let limit = joinedLimit(arg) {
+                result += ["-n", limit]
             } else {
                 result.append(arg)
             }
         }
         return result
+    }
+
+    /// N of a `-nN` argument, nil for any other.
+    private static func joinedLimit(_ arg: String) -> String? {
+        guard arg.hasPrefix("-n"), arg.count > 2, arg.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return String(arg.dropFirst(2))
     }
 
     /// `sheaf daily -1` names a day, not an option: a `-N` or `-Nd` word goes after `--`.
