@@ -146,13 +146,25 @@ extension Repository {
     /// status cannot descend (folders nested deeper than 100), the changes come from
     /// `walkedStatus`, which has no depth limit, as `git add -A` has none.
     public func workTreeStatus() throws(GitError) -> WorkTreeStatus {
-        let status: WorkTreeStatus
+        var status: WorkTreeStatus
         do {
             status = try libgit2Status()
-        } catch let error where error.message.contains("nesting too deep") {
+        } catch let error where error.message.contains("nesting too deep") || error.message.contains("Permission denied") {
+            // libgit2 gives up on the whole status for one file it may not read (and calls it
+            // "locked"); the walk skips that file and goes on, as `git status` does.
             status = try walkedStatus()
         }
-        return withoutUnseenDeletions(status)
+        status = withoutUnseenDeletions(status)
+        // A file Sheaf may not read cannot be staged: left out with a warning, never blocking
+        // the commit of the rest (git's `add -A` stops at it).
+        if let root = workTree {
+            status.changes.removeAll { change in
+                guard change.kind != .deleted, let why = Self.unreadable(root + "/" + change.path) else { return false }
+                status.skipped.append(SkippedPath(path: change.path, reason: why + "; not committed"))
+                return true
+            }
+        }
+        return status
     }
 
     /// The status without the deletions of files that are still there. libgit2's status (and the
@@ -175,6 +187,13 @@ extension Repository {
             if change.kind == .renamed { result.changes.append(StagedChange(kind: .added, path: change.path, oldPath: nil)) }
         }
         return result
+    }
+
+    /// Why the regular file at `path` cannot be read; nil when it can (or is not a regular file).
+    static func unreadable(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) != 0 else { return nil }
+        return "cannot be read (\(String(cString: strerror(errno))))"
     }
 
     /// Why the tracked file at `path` is not gone although the status did not see it; nil when
