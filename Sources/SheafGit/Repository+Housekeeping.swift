@@ -17,6 +17,9 @@ extension Repository {
     /// own notice ("Auto packing the repository...") goes to standard error when it packs.
     @discardableResult
     public func collectGarbageIfDue() -> Bool {
-        runGit(["-c", "gc.autoDetach=false", "gc", "--auto"], showErrors: true)
+        // At the fetch's threshold: blobs over it stay whole, never deltas, so they can still
+        // be streamed (`writeBlob(_:toFile:)`); git's default (512 MB) would delta-compress them.
+        runGit(["-c", "core.bigFileThreshold=\(Self.streamingThreshold)", "-c", "gc.autoDetach=false", "gc", "--auto"],
+               showErrors: true)
     }
 }

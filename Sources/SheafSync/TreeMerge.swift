@@ -66,9 +66,33 @@ struct TreeMerge {
             var folder = VaultPath.folder(path)
             while !folder.isEmpty, ourFolders.insert(folder).inserted { folder = VaultPath.folder(folder) }
         }
+        // A remote folder whose path is a file that stays here: its files go to a folder named
+        // as a conflict file of that file (one per folder).
+        var movedFolders: [String: String] = [:]
+        /// The nearest folder of `path` that is a file in the merge's result so far.
+        func fileAbove(_ path: String) -> String? {
+            var folder = VaultPath.folder(path)
+            while !folder.isEmpty {
+                if taken.contains(folder) { return folder }
+                folder = VaultPath.folder(folder)
+            }
+            return nil
+        }
+        /// Whether a remote file can take `path`: it is neither one of our folders nor below a file.
+        func free(_ path: String) -> Bool { !ourFolders.contains(path) && fileAbove(path) == nil }
         /// Where a remote file meant for `path` goes: `path`, or a conflict file beside it when
-        /// `path` is one of our folders (then also the outcome that says so).
+        /// `path` is one of our folders, or the same path in a conflict-named folder when a folder
+        /// of it is one of our files (then also the outcome that says so). Put where a folder is,
+        /// or below a file, the tree kept one and lost the other.
         func place(_ path: String, _ file: TreeFile) -> (path: String, conflict: PathOutcome?) {
+            if let blocking = fileAbove(path) {
+                let folder = movedFolders[blocking] ?? ConflictFile.path(for: blocking, time: remoteTime, device: remoteDevice) { candidate in
+                    taken.contains(candidate) || ourFolders.contains(candidate)
+                }
+                movedFolders[blocking] = folder
+                let moved = folder + path.dropFirst(blocking.count)
+                return (moved, PathOutcome(kind: .conflict, path: path, conflictFile: moved))
+            }
             guard ourFolders.contains(path) else { return (path, nil) }
             let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in
                 (taken.contains(candidate) && ourFiles[candidate]?.blob != file.blob) || ourFolders.contains(candidate)
@@ -94,7 +118,7 @@ struct TreeMerge {
             }
             // An edit follows the remote's rename, unless we renamed it too or the new path is
             // taken here by another file.
-            let followsRename = ourPath == basePath && ourFiles[theirChange.path] == nil
+            let followsRename = ourPath == basePath && ourFiles[theirChange.path] == nil && free(theirChange.path)
             let resultPath = followsRename ? theirChange.path : ourPath
             guard let ourFile else {
                 // Deleted here, edited (or only moved) there: the edit comes back.

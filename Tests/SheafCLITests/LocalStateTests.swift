@@ -169,6 +169,50 @@ import Testing
         #expect(conflictTexts(r, 1, in: "Inbox") == ["# New\n\nfrom r1\n"])
     }
 
+    /// Whether some file of replica `i` below `folder` holds `text`.
+    private func holds(_ r: Replicas, _ i: Int, _ text: String, in folder: String) -> Bool {
+        CLI.snapshot(r[i]).contains { $0.key.hasPrefix(folder + "/") && String(decoding: $0.value, as: UTF8.self).contains(text) }
+    }
+
+    /// The mirror case (found by review): a note edited here that the remote turned into a folder.
+    /// Putting the folder's file below the note removed the note from the merged tree, and the
+    /// push deleted it on every device.
+    @Test func aRemoteFolderWhereThisVaultKeepsANoteLosesNeither() {
+        let r = Replicas(2, samples: false)
+        r.write(0, "Inbox/new.md", "# New\n\nfirst\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        try? FileManager.default.removeItem(atPath: r[1] + "/Inbox/new.md")
+        r.write(1, "Inbox/new.md/keep.txt", "keep\n")
+        #expect(r.sync(1).status == 0)
+        r.edit(0, "Inbox/new.md") { $0 + "an edit here\n" }
+        #expect(r.sync(0).status != 2)
+        #expect(r.file(0, "Inbox/new.md") == "# New\n\nfirst\nan edit here\n")
+        #expect(holds(r, 0, "keep\n", in: "Inbox"))
+        #expect(r.sync(1).status != 2)
+        #expect(holds(r, 1, "an edit here", in: "Inbox"))
+        #expect(holds(r, 1, "keep\n", in: "Inbox"))
+    }
+
+    /// A rename there onto a path that is a folder here: the renamed note (with the edit merged
+    /// into it) was put over the folder and lost.
+    @Test func aRemoteRenameOntoAFolderHereKeepsTheNote() {
+        let r = Replicas(2, samples: false)
+        r.write(0, "Inbox/old.md", "# Old\n\nfirst\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        #expect(CLI.run(["mv", "Inbox/old.md", "Inbox/new.md"], in: r[1]).status == 0)
+        #expect(r.sync(1).status == 0)
+        r.write(0, "Inbox/new.md/keep.txt", "keep\n")
+        r.edit(0, "Inbox/old.md") { $0 + "an edit here\n" }
+        #expect(r.sync(0).status != 2)
+        #expect(holds(r, 0, "an edit here", in: "Inbox"))
+        #expect(r.file(0, "Inbox/new.md/keep.txt") == "keep\n")
+        #expect(r.sync(1).status != 2)
+        #expect(holds(r, 1, "an edit here", in: "Inbox"))
+        #expect(holds(r, 1, "keep\n", in: "Inbox"))
+    }
+
     /// A symlink here and a note added there at the same path: the two were merged as text, and
     /// the "symlink" that came out, with a line break in its target, was left out of the tree.
     @Test func aRemoteNoteWhereThisVaultHasASymlinkBecomesAConflictFile() {
