@@ -155,15 +155,35 @@ extension Repository {
             status = try walkedStatus()
         }
         status = withoutUnseenDeletions(status)
+        guard let root = workTree else { return status }
         // A file Sheaf may not read cannot be staged: left out with a warning, never blocking
         // the commit of the rest (git's `add -A` stops at it).
-        if let root = workTree {
-            status.changes.removeAll { change in
-                guard change.kind != .deleted, let why = Self.unreadable(root + "/" + change.path) else { return false }
-                status.skipped.append(SkippedPath(path: change.path, reason: why + "; not committed"))
-                return true
+        var blind = false
+        status.changes.removeAll { change in
+            guard change.kind != .deleted, let why = Self.unreadable(root + "/" + change.path) else { return false }
+            status.skipped.append(SkippedPath(path: change.path, reason: why + "; not committed"))
+            blind = true
+            return true
+        }
+        // A deleted note may have moved where Sheaf cannot see: into a folder it may not read
+        // (libgit2's status passes over such a folder without a word), or to a file it may not
+        // read. While that is so, no deletion is committed: it would delete the note everywhere.
+        guard status.changes.contains(where: { $0.kind == .deleted || $0.kind == .renamed }) else { return status }
+        let hidden = blind ? nil : Self.unreadableFolder(in: root)
+        guard blind || hidden != nil else { return status }
+        let because = hidden.map { "while \($0) cannot be read (it may hold this note); not committed as deleted" }
+            ?? "while a file here cannot be read (it may be this note); not committed as deleted"
+        var kept: [StagedChange] = []
+        for change in status.changes {
+            switch change.kind {
+            case .deleted: status.skipped.append(SkippedPath(path: change.path, reason: because))
+            case .renamed:
+                if let old = change.oldPath { status.skipped.append(SkippedPath(path: old, reason: because)) }
+                kept.append(StagedChange(kind: .added, path: change.path, oldPath: nil))
+            default: kept.append(change)
             }
         }
+        status.changes = kept
         return status
     }
 
@@ -189,6 +209,34 @@ extension Repository {
         return result
     }
 
+    /// The first folder of the work tree at `root` (`.git` aside, symlinks not followed) that
+    /// cannot be listed, relative to `root`; nil when every folder can.
+    static func unreadableFolder(in root: String) -> String? {
+        var pending = [""]
+        while let folder = pending.popLast() {
+            guard let dir = opendir(folder.isEmpty ? root : root + "/" + folder) else {
+                if errno == EACCES || errno == EPERM { return folder.isEmpty ? "." : folder }
+                continue
+            }
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let type = entry.pointee.d_type
+                guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name == "." || name == ".." || (folder.isEmpty && (name == ".git" || name == ".sheaf")) { continue }
+                let path = folder.isEmpty ? name : folder + "/" + name
+                if type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    guard lstat(root + "/" + path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+                }
+                pending.append(path)
+            }
+        }
+        return nil
+    }
+
     /// Why the regular file at `path` cannot be read; nil when it can (or is not a regular file).
     static func unreadable(_ path: String) -> String? {
         var info = stat()
@@ -205,7 +253,9 @@ extension Repository {
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return nil  // a folder now: its files are new
-        case S_IFREG, S_IFLNK: return access(path, R_OK) == 0 ? "could not be read" : "cannot be read (\(String(cString: strerror(errno))))"
+        // Readable: the status did not report it missing from the work tree, so this deletion was
+        // staged (`git rm --cached`, `doctor --fix` untracking an ignored file) and stands.
+        case S_IFREG, S_IFLNK: return access(path, R_OK) == 0 ? nil : "cannot be read (\(String(cString: strerror(errno))))"
         default: return "is not a file (a FIFO, socket or device)"
         }
     }

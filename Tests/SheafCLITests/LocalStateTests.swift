@@ -116,6 +116,32 @@ import Testing
         #expect(r.file(0, "Projects/Plan.md") == "# Plan\n\nkeep me\n")
     }
 
+    /// Found by review: a note moved into a folder Sheaf may not read looked deleted (libgit2's
+    /// status passes over the folder without a word), and the deletion was committed and pushed.
+    @Test func aNoteMovedWhereSheafCannotReadIsNotCommittedAsDeleted() {
+        guard getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let r = Replicas(2, samples: false)
+        r.write(0, "Plan.md", "# Plan\n\nkeep me\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        try? FileManager.default.createDirectory(atPath: r[0] + "/Private", withIntermediateDirectories: true)
+        #expect(rename(r[0] + "/Plan.md", r[0] + "/Private/Plan.md") == 0)
+        r.edit(0, "Start.md") { $0 + "an edit\n" }
+        #expect(chmod(r[0] + "/Private", 0) == 0)
+        let synced = sheafAsUser(["sync"], in: r[0], owning: r.temp.path)
+        #expect(chmod(r[0] + "/Private", 0o755) == 0)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("Plan.md: while Private cannot be read"), "\(synced.stderr)")
+        #expect(r.sync(1).status == 0)
+        #expect(r.file(1, "Plan.md") == "# Plan\n\nkeep me\n")
+        #expect(r.file(1, "Start.md").hasSuffix("an edit\n"))
+        // Readable again: the move is committed as a move.
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        #expect(r.file(1, "Private/Plan.md") == "# Plan\n\nkeep me\n")
+        #expect(!FileManager.default.fileExists(atPath: r[1] + "/Plan.md"))
+    }
+
     /// One note without read permission made libgit2's status fail as a whole ("... is locked:
     /// Permission denied"), and with it every commit, pull and sync of the vault; a new
     /// unreadable note made staging fail. Both are left out with a warning; the rest is synced.
