@@ -197,9 +197,13 @@ extension VaultSession {
         for path in paths { byKey[path.lowercased(), default: []].append(path) }
         for (_, group) in byKey where group.count > 1 {
             for path in group {
-                let others = group.filter { $0 != path }.joined(separator: ", ")
+                // By bytes: Swift's `!=` calls NFC and NFD spellings of one name equal, which left
+                // no other name to show ("differs only by case from :").
+                let others = group.filter { !PathBytes.same($0, path) }
+                let form = others.allSatisfy { $0 == path }  // the same letters, composed otherwise
+                let how = form ? "differs only in its Unicode form (NFC or NFD) from" : "differs only by case from"
                 findings.append(DoctorFinding(kind: .caseClash, path: path, line: nil,
-                                              message: "differs only by case from \(others): one of them is lost on macOS and Windows",
+                                              message: "\(how) \(others.joined(separator: ", ")): one of them is lost on macOS and Windows",
                                               fix: "rename one of them with `sheaf mv`", commit: nil))
             }
         }

@@ -100,3 +100,17 @@ import TestSupport
         #expect(v.read("Archive/Plan.md")?.hasSuffix("text\n") == true && v.read("Plan.md") == nil)
     }
 }
+
+@Suite struct DoctorNameTests {
+    /// NFC and NFD spellings of one name: Swift's `!=` calls them equal, so doctor said
+    /// "differs only by case from :" with no name, and it is not a case difference.
+    @Test func twinsThatDifferOnlyInTheirUnicodeFormAreNamedAsSuch() {
+        let nfc = "Caf\u{E9}.md", nfd = "Cafe\u{301}.md"
+        let findings = VaultSession.nameFindings([nfc, nfd, "Notes/a.md", "Notes/A.md", "b.md"])
+        let byPath = Dictionary(grouping: findings, by: { Array($0.path.utf8) })
+        #expect(byPath[Array(nfc.utf8)]?.first?.message == "differs only in its Unicode form (NFC or NFD) from \(nfd): one of them is lost on macOS and Windows")
+        #expect(byPath[Array(nfd.utf8)]?.first?.message.contains("from \(nfc):") == true)
+        #expect(byPath[Array("Notes/a.md".utf8)]?.first?.message.hasPrefix("differs only by case from Notes/A.md") == true)
+        #expect(byPath[Array("b.md".utf8)] == nil)
+    }
+}
