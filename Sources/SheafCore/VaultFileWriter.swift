@@ -144,9 +144,7 @@ public final class VaultFileWriter {
         for path in paths where FileIdentity.of(path: root + "/" + path.path)?.isRegularFile == true {
             let fd = open(root + "/" + path.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { continue }
-            if let identity = FileIdentity.of(descriptor: fd), identity.isRegularFile {
-                _ = posix_fadvise(fd, 0, 0, willNeed)
-            }
+            _ = posix_fadvise(fd, 0, 0, willNeed)  // a hint: on anything else it does nothing
             close(fd)
         }
     }

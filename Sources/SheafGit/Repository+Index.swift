@@ -149,13 +149,13 @@ extension Repository {
         var status: WorkTreeStatus
         do {
             status = try libgit2Status()
-        } catch let error where error.message.contains("nesting too deep") || error.message.contains("Permission denied") {
-            // libgit2 gives up on the whole status for one file it may not read (and calls it
-            // "locked"); the walk skips that file and goes on, as `git status` does.
+        } catch let error where error.message.contains("nesting too deep") || error.code == .locked {
+            // libgit2 gives up on the whole status for one file it may not open (EACCES, which it
+            // reports as GIT_ELOCKED); the walk skips that file and goes on, as `git status` does.
             status = try walkedStatus()
         }
-        status = withoutUnseenDeletions(status)
         guard let root = workTree else { return status }
+        status = holdingBack(status) { Self.stillThere(root + "/" + $0).map { $0 + "; not committed as deleted" } }
         // A file Sheaf may not read cannot be staged: left out with a warning, never blocking
         // the commit of the rest (git's `add -A` stops at it).
         var blind = false
@@ -173,37 +173,24 @@ extension Repository {
         guard blind || hidden != nil else { return status }
         let because = hidden.map { "while \($0) cannot be read (it may hold this note); not committed as deleted" }
             ?? "while a file here cannot be read (it may be this note); not committed as deleted"
-        var kept: [StagedChange] = []
-        for change in status.changes {
-            switch change.kind {
-            case .deleted: status.skipped.append(SkippedPath(path: change.path, reason: because))
-            case .renamed:
-                if let old = change.oldPath { status.skipped.append(SkippedPath(path: old, reason: because)) }
-                kept.append(StagedChange(kind: .added, path: change.path, oldPath: nil))
-            default: kept.append(change)
-            }
-        }
-        status.changes = kept
-        return status
+        return holdingBack(status) { _ in because }
     }
 
-    /// The status without the deletions of files that are still there. libgit2's status (and the
-    /// walk) report as deleted every tracked file they cannot see: those in a folder Sheaf may
-    /// not read (`chmod 000`), a note replaced by a FIFO. Committed, such a deletion would delete
-    /// the files on every other device; git's own `add -A` leaves them alone with a warning, and
-    /// so does Sheaf: they are listed as skipped. A file gone (no such file, or its folder now
-    /// a file) or replaced by a folder is a deletion. A rename whose old path is still there is
-    /// the new path added.
-    func withoutUnseenDeletions(_ status: WorkTreeStatus) -> WorkTreeStatus {
-        guard let root = workTree else { return status }
+    /// The status with the deletions `reason` has a reason for held back: listed as skipped with
+    /// it, and a rename of such a path kept as its new path added. libgit2's status (and the walk)
+    /// report as deleted every tracked file they cannot see: those in a folder Sheaf may not read
+    /// (`chmod 000`), a note replaced by a FIFO. Committed, such a deletion would delete the files
+    /// on every other device; git's own `add -A` leaves them alone with a warning, and so does
+    /// Sheaf (`stillThere` says which are still there).
+    func holdingBack(_ status: WorkTreeStatus, _ reason: (String) -> String?) -> WorkTreeStatus {
         var result = WorkTreeStatus(changes: [], skipped: status.skipped)
         for change in status.changes {
             let old = change.kind == .deleted ? change.path : change.kind == .renamed ? change.oldPath : nil
-            guard let old, let why = Self.stillThere(root + "/" + old) else {
+            guard let old, let why = reason(old) else {
                 result.changes.append(change)
                 continue
             }
-            result.skipped.append(SkippedPath(path: old, reason: why + "; not committed as deleted"))
+            result.skipped.append(SkippedPath(path: old, reason: why))
             if change.kind == .renamed { result.changes.append(StagedChange(kind: .added, path: change.path, oldPath: nil)) }
         }
         return result
@@ -245,7 +232,7 @@ extension Repository {
     }
 
     /// Why the tracked file at `path` is not gone although the status did not see it; nil when
-    /// it is gone.
+    /// it is gone (no such file, or its folder now a file) or a folder now (its files are new).
     static func stillThere(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else {

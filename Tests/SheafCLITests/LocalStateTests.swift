@@ -200,43 +200,49 @@ import Testing
         CLI.snapshot(r[i]).contains { $0.key.hasPrefix(folder + "/") && String(decoding: $0.value, as: UTF8.self).contains(text) }
     }
 
+    /// Two replicas that both hold `path` with `text`.
+    private func replicas(sharing path: String, _ text: String) -> Replicas {
+        let r = Replicas(2, samples: false)
+        r.write(0, path, text)
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        return r
+    }
+
+    /// Syncs replica 1 (after replica 0 synced) and expects each replica to hold every one of
+    /// `texts` in some file below `folder`: nothing lost on either side.
+    private func expectBothHold(_ r: Replicas, _ texts: [String], in folder: String) {
+        #expect(r.sync(1).status != 2)
+        for i in 0...1 {
+            for text in texts { #expect(holds(r, i, text, in: folder), "replica \(i): \(text)") }
+        }
+    }
+
     /// The mirror case (found by review): a note edited here that the remote turned into a folder.
     /// Putting the folder's file below the note removed the note from the merged tree, and the
     /// push deleted it on every device.
     @Test func aRemoteFolderWhereThisVaultKeepsANoteLosesNeither() {
-        let r = Replicas(2, samples: false)
-        r.write(0, "Inbox/new.md", "# New\n\nfirst\n")
-        #expect(r.sync(0).status == 0)
-        #expect(r.sync(1).status == 0)
+        let r = replicas(sharing: "Inbox/new.md", "# New\n\nfirst\n")
         try? FileManager.default.removeItem(atPath: r[1] + "/Inbox/new.md")
         r.write(1, "Inbox/new.md/keep.txt", "keep\n")
         #expect(r.sync(1).status == 0)
         r.edit(0, "Inbox/new.md") { $0 + "an edit here\n" }
         #expect(r.sync(0).status != 2)
         #expect(r.file(0, "Inbox/new.md") == "# New\n\nfirst\nan edit here\n")
-        #expect(holds(r, 0, "keep\n", in: "Inbox"))
-        #expect(r.sync(1).status != 2)
-        #expect(holds(r, 1, "an edit here", in: "Inbox"))
-        #expect(holds(r, 1, "keep\n", in: "Inbox"))
+        expectBothHold(r, ["an edit here", "keep\n"], in: "Inbox")
     }
 
     /// A rename there onto a path that is a folder here: the renamed note (with the edit merged
     /// into it) was put over the folder and lost.
     @Test func aRemoteRenameOntoAFolderHereKeepsTheNote() {
-        let r = Replicas(2, samples: false)
-        r.write(0, "Inbox/old.md", "# Old\n\nfirst\n")
-        #expect(r.sync(0).status == 0)
-        #expect(r.sync(1).status == 0)
+        let r = replicas(sharing: "Inbox/old.md", "# Old\n\nfirst\n")
         #expect(CLI.run(["mv", "Inbox/old.md", "Inbox/new.md"], in: r[1]).status == 0)
         #expect(r.sync(1).status == 0)
         r.write(0, "Inbox/new.md/keep.txt", "keep\n")
         r.edit(0, "Inbox/old.md") { $0 + "an edit here\n" }
         #expect(r.sync(0).status != 2)
-        #expect(holds(r, 0, "an edit here", in: "Inbox"))
         #expect(r.file(0, "Inbox/new.md/keep.txt") == "keep\n")
-        #expect(r.sync(1).status != 2)
-        #expect(holds(r, 1, "an edit here", in: "Inbox"))
-        #expect(holds(r, 1, "keep\n", in: "Inbox"))
+        expectBothHold(r, ["an edit here", "keep\n"], in: "Inbox")
     }
 
     /// A symlink here and a note added there at the same path: the two were merged as text, and
