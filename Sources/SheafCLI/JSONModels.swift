@@ -116,7 +116,7 @@ struct PullPreviewJSON: Encodable {
         remote = p.remote
         pull = SyncJSON.PullJSON(result: p.pull.kind.rawValue, remoteCommit: p.pull.remoteCommit, head: p.pull.head,
                                  paths: p.pull.outcomes, keptLocalEdits: [], refused: p.pull.refused,
-                                 submodules: p.pull.gitlinks, conflicts: p.pull.conflicts)
+                                 submodules: p.pull.gitlinks, conflicts: p.pull.conflicts, arrivedConflicts: [])
         uncommitted = p.uncommitted
     }
 }
@@ -141,6 +141,8 @@ struct SyncJSON: Encodable {
         let refused: [RefusedPath]
         let submodules: [String]
         let conflicts: Int
+        /// Conflict files another device wrote that this pull brought, as `sheaf conflicts` shows them.
+        let arrivedConflicts: [ConflictEntryJSON]
     }
 
     struct PushJSON: Encodable {
@@ -154,7 +156,8 @@ struct SyncJSON: Encodable {
         resumed = run.resumed
         pull = run.pull.map { PullJSON(result: $0.kind.rawValue, remoteCommit: $0.remoteCommit, head: $0.head, paths: $0.outcomes,
                                        keptLocalEdits: $0.keptLocalEdits, refused: $0.refused, submodules: $0.gitlinks,
-                                       conflicts: $0.conflicts) }
+                                       conflicts: $0.conflicts,
+                                       arrivedConflicts: run.arrivedConflicts.map(ConflictEntryJSON.init)) }
         push = run.push.map { PushJSON(pushed: $0.pushed, head: $0.head) }
         warnings = run.warnings.map(\.description)
     }

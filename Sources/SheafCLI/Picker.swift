@@ -1,5 +1,6 @@
 // `-i`: pick a note interactively with fzf, which reads the keyboard from the terminal while Sheaf
 // feeds it the vault's notes (title and path) on its standard input and reads the choice back.
+// fzf runs in Sheaf's process group (ForegroundProcess), the terminal's foreground one.
 import ArgumentParser
 import Foundation
 import SheafCore
@@ -13,25 +14,26 @@ enum Picker {
                              hint: "install it (apt install fzf), or name the note on the command line")
         }
         let notes = try session.list(folder: nil, tag: nil, sort: .modified, reverse: false, limit: nil)
-        let lines = notes.map { $0.path + "\t" + $0.title }.joined(separator: "\n") + "\n"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: fzf)
-        // Show the title, search title and path, print the path.
-        process.arguments = ["--delimiter=\t", "--with-nth=2,1", "--prompt=note> ", "--select-1", "--exit-0"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(lines.utf8))
-        try? input.fileHandleForWriting.close()
-        let chosen = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let first = chosen.split(separator: "\n").first,
-              let path = first.split(separator: "\t").first, !path.isEmpty else {
+        // Each entry is its number, title and path, NUL-terminated; fzf shows title and path and
+        // prints the picked entry back, whose number names the note. Names may hold tabs, line
+        // breaks or escape sequences (synced content): what fzf shows has control characters as
+        // spaces, and the path Sheaf opens is the one it listed, never what fzf printed.
+        func shown(_ text: String) -> String {
+            String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        }
+        var input: [UInt8] = []
+        for (number, note) in notes.enumerated() {
+            input += Array("\(number)\t\(shown(note.title))\t\(shown(note.path))".utf8) + [0]
+        }
+        let (status, picked) = try ForegroundProcess.run(
+            [fzf, "--read0", "--print0", "--delimiter=\t", "--with-nth=2,3", "--prompt=note> ", "--select-1", "--exit-0"],
+            input: input, captureOutput: true)
+        guard status == 0,
+              let number = picked.split(separator: UInt8(ascii: "\t")).first.flatMap({ Int(String(decoding: $0, as: UTF8.self)) }),
+              notes.indices.contains(number) else {
             throw ExitCode(1)
         }
-        return String(path)
+        return notes[number].path
     }
 
     private static func findFZF() -> String? {

@@ -327,7 +327,7 @@ public final class BackgroundSync: @unchecked Sendable {
         report(notices.wait(nil))
         report(notices.succeeded())
         if let pull = run.pull {
-            report(notices.conflicts(pull.outcomes))
+            report(notices.conflicts(pull.outcomes, arrived: run.arrivedConflicts))
             for event in notices.refusals(pull.refused) { events(event) }
         }
         for warning in run.warnings { events(.warning(warning)) }

@@ -44,11 +44,15 @@ struct BackgroundSyncNotices {
         return .online(remote: remote)
     }
 
-    /// The conflicts among a pull's outcomes not reported before (one conflict file, one report).
-    mutating func conflicts(_ outcomes: [PathOutcome]) -> WatchEvent? {
+    /// The conflicts a pull wrote, and those it brought from another device, not reported before
+    /// (one conflict file, one report).
+    mutating func conflicts(_ outcomes: [PathOutcome], arrived: [ConflictEntry] = []) -> WatchEvent? {
         var paths: [String] = []
         for outcome in outcomes where outcome.kind == .conflict {
             if reportedConflicts.insert(outcome.conflictFile ?? outcome.path).inserted { paths.append(outcome.path) }
+        }
+        for entry in arrived where reportedConflicts.insert(entry.path).inserted && !paths.contains(entry.original) {
+            paths.append(entry.original)
         }
         return paths.isEmpty ? nil : .conflicts(paths: paths)
     }

@@ -31,6 +31,13 @@ extension VaultSession {
         }.sorted { $0.path < $1.path }
     }
 
+    /// The conflict files among a pull's outcomes that it brought from the remote (not those this
+    /// merge wrote, which are `.conflict` outcomes).
+    func arrivedConflicts(_ outcomes: [PathOutcome]) -> [ConflictEntry] {
+        outcomes.filter { $0.kind != .conflict && $0.kind != .deleted && ConflictName.isConflict($0.path) }
+            .map { ConflictEntry(path: $0.path, original: originalPath(ofConflict: $0.path)) }
+    }
+
     /// The file a conflict file belongs to: its `conflict-of` key, else its name without the
     /// `.conflict-...` part.
     func originalPath(ofConflict path: String) -> String {

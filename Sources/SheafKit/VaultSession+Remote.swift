@@ -18,6 +18,8 @@ public struct VaultStatus: Sendable {
     public let ahead: Int
     public let behind: Int
     public let interruptedSync: Bool
+    /// Conflict files waiting to be settled, each with its note (what `sheaf conflicts` lists).
+    public internal(set) var conflicts: [ConflictEntry] = []
 }
 
 extension VaultSession {
@@ -84,11 +86,14 @@ extension VaultSession {
     }
 
     public func status() throws(SheafError) -> VaultStatus {
-        do { return try readStatus() } catch {
+        var status: VaultStatus
+        do { status = try readStatus() } catch {
             guard let repo = try? requireRepository(), Self.gitIndexIsDamaged(repo) else { throw error }
             throw SheafError("git's index cannot be read", path: repo.gitDirectory + "/index", cause: error.cause,
                              hint: "`sheaf commit` or `sheaf sync` rebuilds it from the last commit (the notes are not touched)")
         }
+        status.conflicts = try conflicts()
+        return status
     }
 
     private func readStatus() throws(SheafError) -> VaultStatus {

@@ -38,6 +38,9 @@ public struct SyncRun: Sendable {
     /// Steps after the pull that failed without undoing it (the index or the thumbnails could
     /// not be updated): the pull itself is complete; each says what to run.
     public var warnings: [VaultWarning] = []
+    /// Conflict files another device wrote that this pull brought (the device that pushed first
+    /// learns of the conflict here): each with the note it belongs to.
+    public var arrivedConflicts: [ConflictEntry] = []
 }
 
 extension VaultSession {
@@ -98,6 +101,7 @@ extension VaultSession {
             }
             if let pull = run.pull, !pull.changes.isEmpty {
                 run.changes = pull.changes
+                run.arrivedConflicts = arrivedConflicts(pull.outcomes)
                 updateIndex(after: pull.changes, into: &run)
             }
             // New objects (a commit, a fetched pack): let git gather them when due (Repository+Housekeeping).

@@ -65,7 +65,8 @@ public enum VaultPath {
     }
 
     public static func join(_ folder: String, _ name: String) -> String {
-        folder.isEmpty ? name : folder + "/" + name
+        if folder.isEmpty { return name }
+        return name.isEmpty ? folder : folder + "/" + name
     }
 
     /// Resolves `.` and `..` in a `/`-separated relative path; nil when it climbs above the root.

@@ -17,7 +17,7 @@ struct Conflicts: ParsableCommand {
     func run() throws {
         let conflicts = try global.open().conflicts()
         if json {
-            Terminal.json(ConflictListJSON(conflicts: conflicts.map { .init(path: $0.path, original: $0.original) }))
+            Terminal.json(ConflictListJSON(conflicts: conflicts.map(ConflictEntryJSON.init)))
         } else if null {
             Terminal.nullTerminated = true
             for c in conflicts { Terminal.path(c.path) }
@@ -63,6 +63,12 @@ struct Resolve: ParsableCommand {
 
 struct ConflictListJSON: Encodable {
     let version = jsonVersion
-    let conflicts: [Entry]
-    struct Entry: Encodable { let path: String; let original: String }
+    let conflicts: [ConflictEntryJSON]
+}
+
+/// A conflict file and the note it belongs to (`conflicts`, `status`, a pull's `arrivedConflicts`).
+struct ConflictEntryJSON: Encodable {
+    let path: String
+    let original: String
+    init(_ entry: ConflictEntry) { path = entry.path; original = entry.original }
 }

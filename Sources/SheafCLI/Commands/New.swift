@@ -36,16 +36,15 @@ enum Editor {
     static func open(_ paths: [String]) throws {
         let env = ProcessInfo.processInfo.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The editor setting may carry arguments ("code --wait"): let the shell split it.
-        process.arguments = ["-c", editor + " \"$@\"", "sheaf-editor"] + paths
-        do { try process.run() } catch {
+        let status: Int32
+        do {
+            status = try ForegroundProcess.run(["/bin/sh", "-c", editor + " \"$@\"", "sheaf-editor"] + paths).status
+        } catch {
             throw SheafErrorBox.editor(editor, error.localizedDescription)
         }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw SheafErrorBox.editor(editor, "exited with status \(process.terminationStatus)")
+        if status != 0 {
+            throw SheafErrorBox.editor(editor, "exited with status \(status)")
         }
     }
 }

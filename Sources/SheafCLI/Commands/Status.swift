@@ -41,6 +41,14 @@ struct Status: ParsableCommand {
                 Terminal.out("  \(what) \(c.oldPath.map { "\($0) -> " } ?? "")\(c.path)")
             }
         }
+        if !status.conflicts.isEmpty {
+            // As git lists unmerged paths: each note, then its conflict files.
+            let notes = Dictionary(grouping: status.conflicts, by: \.original)
+            Terminal.out("notes with conflicts (`sheaf resolve NOTE --keep local|remote|both` settles one):")
+            for note in notes.keys.sorted() {
+                Terminal.out("  conflict \(note)  (\(notes[note]!.map(\.path).joined(separator: ", ")))")
+            }
+        }
         for line in Self.watchLines(watch) { Terminal.out(line) }
     }
 
@@ -83,6 +91,7 @@ struct StatusJSON: Encodable {
     let behind: Int
     let interruptedSync: Bool
     let changes: [Change]
+    let conflicts: [ConflictEntryJSON]
     let watcher: Watcher
 
     struct Change: Encodable {
@@ -125,6 +134,7 @@ struct StatusJSON: Encodable {
     init(_ s: VaultStatus, watch: WatchStatus) {
         branch = s.branch; remote = s.remote; ahead = s.ahead; behind = s.behind; interruptedSync = s.interruptedSync
         changes = s.changes.map { Change(kind: $0.kind.committedWord, path: $0.path, oldPath: $0.oldPath) }
+        conflicts = s.conflicts.map(ConflictEntryJSON.init)
         watcher = Watcher(watch)
     }
 }

@@ -130,6 +130,12 @@ enum SyncOutput {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
             if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
+            for entry in run.arrivedConflicts {
+                Terminal.err("sheaf: conflict: \(entry.original) has a conflict file from another device: \(entry.path)")
+            }
+            if !run.arrivedConflicts.isEmpty {
+                Terminal.err("  hint: `sheaf resolve NOTE --keep local|remote|both` settles one; `sheaf conflicts` lists them")
+            }
             if let t = run.thumbnails, t.helperMissing != nil { warnThumbnails(t) }
             if let t = run.thumbnails, t.made + t.reused + t.failed.count > 0 {
                 Terminal.out("thumbnails: \(t.made) made, \(t.reused) reused" + (t.failed.isEmpty ? "" : ", \(t.failed.count) failed"))
@@ -139,7 +145,8 @@ enum SyncOutput {
             }
         }
         for warning in run.warnings { Terminal.err("sheaf: \(warning.path): \(warning.message)") }
-        if let pull = run.pull, pull.conflicts > 0 { throw ExitCode(1) }
+        // Conflict files to settle, written by this pull or brought by it from another device.
+        if let pull = run.pull, pull.conflicts > 0 || !run.arrivedConflicts.isEmpty { throw ExitCode(1) }
     }
 
     static func describe(_ pull: PullReport, remote: String) {
@@ -160,10 +167,6 @@ enum SyncOutput {
         }
         for path in pull.keptLocalEdits {
             Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")
-        }
-        let arrived = pull.outcomes.filter { $0.kind == .added && ConflictName.isConflict($0.path) }.count
-        if arrived > 0 {
-            Terminal.err("sheaf: \(arrived) conflict file\(arrived == 1 ? "" : "s") from another device arrived; `sheaf conflicts` lists them")
         }
         if pull.conflicts > 0 {
             Terminal.err("sheaf: edits overlapped: each note keeps your side, its conflict file the remote's")
