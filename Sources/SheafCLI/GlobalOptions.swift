@@ -36,6 +36,7 @@ struct GlobalOptions: ParsableArguments {
         if let problem = session.config.problem {
             Terminal.warn("cannot read .sheaf/config.toml (\(problem)); using the default settings")
         }
+        for ignored in session.config.ignored { Terminal.warn(".sheaf/config.toml: \(ignored); it is ignored") }
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
         session.onWarning = { Terminal.warn($0.description) }
         session.onIndexProgress = ProgressBar.callback("indexing")?.0

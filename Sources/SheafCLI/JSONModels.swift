@@ -31,6 +31,16 @@ struct LinkJSON: Encodable {
     let fragment: String?
     /// The vault path it points at, null when it points nowhere.
     let resolved: String?
+
+    // Written as null when absent, as docs/json.md shows them (the synthesized encoder leaves them out).
+    private enum CodingKeys: String, CodingKey { case kind, target, fragment, resolved }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(target, forKey: .target)
+        try container.encode(fragment, forKey: .fragment)
+        try container.encode(resolved, forKey: .resolved)
+    }
 }
 
 struct NoteJSON: Encodable {

@@ -71,6 +71,7 @@ enum Terminal {
     static func date(_ date: Date) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = NoteDate.localZone  // the C library's reading of TZ, as every date Sheaf shows
         f.dateFormat = "yyyy-MM-dd HH:mm"
         return f.string(from: date)
     }

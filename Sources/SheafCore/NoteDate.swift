@@ -4,8 +4,21 @@ import Foundation
 /// `2026-03-14 09:30`, `2026-03-14T09:30:00.123Z`. A date or time without an offset is local
 /// time, as Obsidian and zk read it: `2026-03-14` is the start of that day where the user is.
 public enum NoteDate {
-    /// The zone for dates written without an offset: `TZ`, else the system's, read once.
-    public static let localZone = TimeZone.current
+    /// The zone for dates written without an offset: `TZ`, else the system's, read once, by the C
+    /// library's rules. Foundation reads a POSIX `TZ` string such as `UTC-5` the other way round
+    /// (as UTC-5, where POSIX and every other program on the machine mean five hours east of UTC);
+    /// when the two disagree, the C library's offset is taken (a fixed one: a POSIX string with
+    /// daylight-saving rules that Foundation misreads keeps the offset in force when Sheaf starts).
+    public static let localZone: TimeZone = {
+        let foundation = TimeZone.current
+        tzset()
+        var now = time(nil)
+        var local = tm()
+        guard localtime_r(&now, &local) != nil else { return foundation }
+        let offset = Int(local.tm_gmtoff)
+        if foundation.secondsFromGMT(for: Date(timeIntervalSince1970: Double(now))) == offset { return foundation }
+        return TimeZone(secondsFromGMT: offset) ?? foundation
+    }()
 
     /// The instant `text` names, a date or time without an offset read in `localZone`.
     public static func parse(_ text: String) -> Date? { parse(text, timeZone: localZone) }
@@ -82,7 +95,7 @@ public enum NoteDate {
     }
 
     /// ISO 8601 with the local offset, as `sheaf new` writes `created`.
-    public static func format(_ date: Date, timeZone: TimeZone = .current) -> String {
+    public static func format(_ date: Date, timeZone: TimeZone = localZone) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = timeZone
         formatter.formatOptions = [.withInternetDateTime]

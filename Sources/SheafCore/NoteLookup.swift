@@ -45,7 +45,8 @@ public enum NoteLookup {
         let lower = q.lowercased()
         let rules: [(String, (NoteHandle) -> Bool)] = [
             ("title", { $0.title.lowercased() == lower }),
-            ("name", { VaultPath.stem($0.path).lowercased() == lower }),
+            // The file name, with its extension or without (`Canvas.md` and `Canvas`).
+            ("name", { VaultPath.stem($0.path).lowercased() == lower || VaultPath.fileName($0.path).lowercased() == lower }),
             ("alias", { $0.aliases.contains { $0.lowercased() == lower } }),
         ]
         for (_, matches) in rules {

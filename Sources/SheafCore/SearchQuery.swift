@@ -232,7 +232,8 @@ private struct QueryParser {
         guard i < chars.count else { return nil }
         let start = i
         var negated = false
-        if chars[i] == "-" {
+        // `-word` excludes; `--word` is a word (what follows `--` on the command line).
+        if chars[i] == "-" && !(i + 1 < chars.count && chars[i + 1] == "-") {
             guard i + 1 < chars.count, !chars[i + 1].isWhitespace else {
                 throw SearchQueryError(.loneMinus, "a lone `-`: put the word to exclude right after it, as in -draft",
                                        token: "-", position: start + 1)

@@ -45,6 +45,12 @@ public struct Vault: Sendable {
                                 workingDirectory: String) throws(SheafError) -> Vault {
         if let given = explicit ?? environment["SHEAF_VAULT"].flatMap({ $0.isEmpty ? nil : $0 }) {
             let path = absolutePath(given, from: workingDirectory)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw SheafError("no such folder", path: given,
+                                 cause: explicit != nil ? "--vault names a folder that does not exist" : "SHEAF_VAULT names a folder that does not exist",
+                                 hint: "check the path; `sheaf init DIR` makes a vault of an existing folder")
+            }
             guard isVault(path) else {
                 throw SheafError("not a Sheaf vault", path: given,
                                  cause: "the folder has no .sheaf/ inside",

@@ -13,12 +13,15 @@ public struct VaultConfig: Sendable {
     /// Why the file could not be read as TOML (with its line), nil when it could. Settings then
     /// fall back to their defaults.
     public private(set) var problem: String?
+    /// What the file holds that Sheaf does not read: unknown keys, tables (`[sync]`), values that
+    /// are not strings; each a sentence for a warning.
+    public private(set) var ignored: [String] = []
 
     public init(text: String) {
         lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
-        (values, problem) = Self.read(text)
+        (values, problem, ignored) = Self.read(text)
     }
 
     public static func load(_ vault: Vault) -> VaultConfig {
@@ -56,7 +59,7 @@ public struct VaultConfig: Sendable {
             edited.insert(rendered, at: firstTable)
         }
         let text = edited.map { $0 + "\n" }.joined()
-        let (read, problem) = Self.read(text)
+        let (read, problem, _) = Self.read(text)
         var expected = values
         expected[key] = value
         guard problem == nil, read == expected else {
@@ -80,20 +83,29 @@ public struct VaultConfig: Sendable {
     }
 
     /// The top-level string values of a TOML document, or why it is not one.
-    private static func read(_ text: String) -> ([String: String], String?) {
-        if text.isEmpty { return ([:], nil) }
-        if text.utf8.contains(0) { return ([:], "the file holds a NUL byte") }
+    private static func read(_ text: String) -> ([String: String], String?, [String]) {
+        if text.isEmpty { return ([:], nil, []) }
+        if text.utf8.contains(0) { return ([:], "the file holds a NUL byte", []) }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            return ([:], "\(error.description) (line \(error.source.begin.line))")
+            return ([:], "\(error.description) (line \(error.source.begin.line))", [])
         } catch {
-            return ([:], "\(error)")
+            return ([:], "\(error)", [])
         }
         var values: [String: String] = [:]
-        for key in table.keys {
-            if let s = table[key]?.string { values[key] = s }
+        var ignored: [String] = []
+        for key in table.keys.sorted() {
+            if table[key]?.table != nil {
+                ignored.append("[\(key)] is a table; Sheaf reads only top-level keys (\(knownKeys.joined(separator: ", ")))")
+            } else if !knownKeys.contains(key) {
+                ignored.append("unknown setting `\(key)`; known: \(knownKeys.joined(separator: ", "))")
+            } else if let s = table[key]?.string {
+                values[key] = s
+            } else {
+                ignored.append("`\(key)` is not a string (write it in quotes)")
+            }
         }
-        return (values, nil)
+        return (values, nil, ignored)
     }
 
     /// The key a `key = value` line sets (bare or quoted), nil for other lines.

@@ -188,7 +188,8 @@ public struct VaultWalker {
                   inode: UInt64(info.st_ino))
     }
 
-    static func realPath(_ path: String) -> String? {
+    /// The path with every symlink resolved (realpath(3)), nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -69,6 +69,16 @@ public enum RemoteURL {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
+    /// The folder a URL names on this machine (a plain path or `file://`), nil for a URL that
+    /// goes through a network transport (a scheme, or scp-like `host:path`, as git reads them).
+    public static func localPath(_ url: String) -> String? {
+        if url.lowercased().hasPrefix("file://") { return String(url.dropFirst("file://".count)) }
+        if url.contains("://") { return nil }
+        // git: a colon before the first slash makes `host:path` (ssh).
+        let head = url[..<(url.firstIndex(of: "/") ?? url.endIndex)]
+        return head.contains(":") ? nil : url
+    }
+
     // MARK: - Helpers
 
     /// scp-like `user:password@host:path`: the password split off, the user kept.

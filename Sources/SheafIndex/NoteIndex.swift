@@ -86,6 +86,9 @@ public final class NoteIndex: @unchecked Sendable {
         } else if let live {
             pool = live
             rebuildReason = reason
+            // A full build that was stopped (Ctrl-C, kill) left its file behind; the writer lock
+            // this is opened under means no build runs now, so nothing will finish it.
+            if atomicBuild { Self.remove(buildingPath) }
         } else {
             throw SheafError("cannot open the index", path: path)  // unreachable: no file means a reason
         }

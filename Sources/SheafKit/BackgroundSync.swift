@@ -356,7 +356,8 @@ public final class BackgroundSync: @unchecked Sendable {
         }
         state.lastAttempt = wall
         state.lastResult = .committed
-        state.lastMessage = committed.map { "committed: " + $0.summary } ?? "nothing to commit"
+        // lastResult already says "committed": the message is the commit's summary alone.
+        state.lastMessage = committed.map(\.summary) ?? "nothing to commit"
         state.waiting = notices.waiting
         save()
     }

@@ -91,7 +91,12 @@ extension VaultSession {
               let text = String(validating: bytes, as: UTF8.self) else {
             throw SheafError("cannot use this template", path: path, cause: "it is not a readable UTF-8 file under 10 MB")
         }
-        return NoteTemplate(dateFormat: settings.dateFormat, timeFormat: settings.timeFormat).fill(text, title: title, date: date, time: time)
+        let filled = NoteTemplate(dateFormat: settings.dateFormat, timeFormat: settings.timeFormat).fill(text, title: title, date: date, time: time)
+        // Checked here, where the template's path is known, so the message can name it.
+        do { _ = try FrontMatterEditor(text: filled) } catch {
+            throw SheafError("cannot use this template", path: path, cause: "its front-matter is not valid YAML: \(error)")
+        }
+        return filled
     }
 
     private static func trimmedFolder(_ folder: String) -> String {

@@ -32,6 +32,16 @@ extension VaultSession {
     /// Adds a remote. The URL is stored without user-info; an https password in it goes to
     /// git's credential helper.
     public func addRemote(name: String, url: String) throws(SheafError) {
+        guard !url.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw SheafError("the remote's URL is empty", path: name,
+                             hint: "give a path, an ssh or https URL: `sheaf remote add \(RemoteURL.redacting(name)) URL`")
+        }
+        if let local = RemoteURL.localPath(url),
+           let target = VaultWalker.realPath(Self.absoluteRemote(local)),
+           target == VaultWalker.realPath(vault.root) {
+            throw SheafError("a vault cannot be its own remote", path: url,
+                             hint: "give the path of a bare repository elsewhere (`git init --bare DIR`)")
+        }
         let plan = try Self.credentialPlan(for: url, checkingFrom: vault.root)
         guard try gitStep("cannot read the remotes", { (repo) throws(GitError) in try repo.remoteURL(name) }) == nil else {
             throw SheafError("a remote of that name exists", path: RemoteURL.redacting(name),
@@ -121,6 +131,12 @@ extension VaultSession {
     public static func clone(url: String, into folder: String, branch: String, options: SyncOptions) throws(SheafError) -> (VaultSession, SyncRun) {
         let fm = FileManager.default
         let root = Vault.absolutePath(folder, from: fm.currentDirectoryPath)
+        // A path that is not there is a mistyped path, not a remote that is offline for now: a
+        // clone has no local commits to keep and nothing to retry (a vault's remote folder that
+        // goes away later, an unplugged drive, is offline as before).
+        if let local = RemoteURL.localPath(url), !fm.fileExists(atPath: absoluteRemote(local)) {
+            throw SheafError("the remote's folder does not exist", path: url, hint: "check the path, or mount the drive that holds it")
+        }
         let existed = fm.fileExists(atPath: root)
         if existed, let items = try? fm.contentsOfDirectory(atPath: root), !items.isEmpty {
             throw SheafError("the folder is not empty", path: root, hint: "clone into a new folder")
@@ -165,10 +181,9 @@ extension VaultSession {
     }
 
     /// A local path remote as an absolute path (a relative one would break from another folder).
+    /// An empty URL stays empty (it names nothing, not the working folder).
     public static func absoluteRemote(_ url: String) -> String {
-        if url.contains("://") || url.hasPrefix("/") { return url }
-        // scp-style `user@host:path` and `host:path` stay as they are.
-        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return url }
+        guard let local = RemoteURL.localPath(url), !local.isEmpty, !url.contains("://"), !url.hasPrefix("/") else { return url }
         return Vault.absolutePath(url, from: FileManager.default.currentDirectoryPath)
     }
 

@@ -62,3 +62,138 @@ import TestSupport
         #expect(!CLI.run(["status"], in: replicas[0]).stdout.contains("notes with conflicts"))
     }
 }
+
+extension DayOneTests {
+    /// Item 6: `sheaf show Canvas.md` said "no note matches" for a note in a folder, though the
+    /// README says a file name names a note (`.md` optional).
+    @Test func showNamesANoteByItsFileNameWithItsExtension() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        for name in ["Backup strategy.md", "backup strategy.md", "Backup strategy"] {
+            let shown = CLI.run(["show", name], in: vault)
+            #expect(shown.status == 0, "\(name): \(shown.stderr)")
+            #expect(shown.stdout.contains("Backup"))
+        }
+    }
+}
+
+extension DayOneTests {
+    /// Item 10: `sheaf clone` of a path that does not exist said "offline ... run `sheaf sync`
+    /// when online" (exit 75); `remote add origin ''` stored the vault as its own remote.
+    @Test func cloneOfAMissingPathIsAnErrorAndAVaultCannotBeItsOwnRemote() {
+        let temp = TempDir()
+        let cloned = CLI.run(["clone", temp.path + "/no-such-remote.git", temp.path + "/copy"], in: temp.path)
+        #expect(cloned.status == 2, "\(cloned.stderr)")
+        #expect(cloned.stderr.contains("the remote's folder does not exist"))
+        #expect(!cloned.stderr.contains("online"))
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "/copy"))
+
+        let vault = CLI.sampleVault(temp)
+        let empty = CLI.run(["remote", "add", "origin", ""], in: vault)
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("the remote's URL is empty"))
+        for itself in [".", "./", vault, "file://" + vault] {
+            let own = CLI.run(["remote", "add", "origin", itself], in: vault)
+            #expect(own.status == 2, "\(itself)")
+            #expect(own.stderr.contains("a vault cannot be its own remote"), "\(itself): \(own.stderr)")
+        }
+        #expect(CLI.run(["remote", "list"], in: vault).stdout.isEmpty)
+    }
+
+    /// Item 11: `search -- --help` failed with "query only excludes", and the message quoted a
+    /// `--` the user never typed.
+    @Test func searchAfterDoubleDashFindsWordsThatStartWithDashes() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Flags\n\nRun it with --frobnicate to see.\n", to: vault + "/Flags.md")
+        let found = CLI.run(["search", "--paths", "--", "--frobnicate"], in: vault)
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout == "Flags.md\n")
+        let onlyExcludes = CLI.run(["search", "-draft"], in: vault)
+        #expect(onlyExcludes.status == 2)
+        #expect(!onlyExcludes.stderr.contains("`--`"), "\(onlyExcludes.stderr)")
+    }
+
+    /// Item 12: `commit -q` printed "nothing to commit"; `config get nonsense` exited 1 without a
+    /// word; settings in a `[sync]` table and unknown keys were ignored silently; `--vault` of a
+    /// missing folder suggested `sheaf init`; a template with broken YAML was refused without its
+    /// path; status said "committed: committed:".
+    @Test func quietCommitConfigMistakesMissingVaultAndTemplateErrorsSayWhatIsWrong() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        let quiet = CLI.run(["commit", "-q"], in: vault)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)")
+
+        let unknown = CLI.run(["config", "get", "nonsense"], in: vault)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown setting 'nonsense'"))
+        #expect(CLI.run(["config", "get", "daily-folder"], in: vault).status == 1)  // known, unset: as git
+
+        CLI.write("device = \"laptop\"\ncolour = \"blue\"\n[sync]\nremote = \"backup\"\n", to: vault + "/.sheaf/config.toml")
+        let warned = CLI.run(["ls", "-n1"], in: vault)
+        #expect(warned.status == 0)
+        #expect(warned.stderr.contains("unknown setting `colour`"), "\(warned.stderr)")
+        #expect(warned.stderr.contains("[sync] is a table"), "\(warned.stderr)")
+        #expect(CLI.run(["config", "get", "device"], in: vault).stdout == "laptop\n")
+
+        let missing = CLI.run(["--vault", temp.path + "/nowhere", "ls"], in: temp.path)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no such folder"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("run `sheaf init"))
+
+        CLI.write("---\ntags: [a\n---\n# {{title}}\n", to: vault + "/Templates/Broken.md")
+        let template = CLI.run(["new", "From broken", "--template", "Broken"], in: vault)
+        #expect(template.status == 2)
+        #expect(template.stderr.contains("cannot use this template: Templates/Broken.md"), "\(template.stderr)")
+    }
+
+    /// Item 13: Ctrl-C during `index --rebuild` left `index.sqlite.building` (and its WAL) that
+    /// nothing removed.
+    @Test func aStoppedRebuildLeavesNoBuildingFileBehind() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        // What a rebuild killed half way leaves.
+        for suffix in ["", "-wal", "-shm"] {
+            CLI.write("half a build", to: vault + "/.sheaf/index.sqlite.building" + suffix)
+        }
+        CLI.write("# New\n", to: vault + "/New since.md")
+        #expect(CLI.run(["ls", "-n1"], in: vault).status == 0)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: vault + "/.sheaf")) ?? []
+        #expect(!left.contains { $0.hasPrefix("index.sqlite.building") }, "\(left)")
+    }
+
+    /// Item 16: under a POSIX TZ string (`UTC-5`, which the C library and every other program
+    /// read as five hours east of UTC), Sheaf read times without an offset as UTC-5.
+    @Test func posixTZStringsAreReadAsTheCLibraryReadsThem() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let made = CLI.run(["new", "Zoned"], in: vault, environment: ["TZ": "UTC-5"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(CLI.read(vault + "/Zoned.md").contains("+05:00"), "\(CLI.read(vault + "/Zoned.md"))")
+        // A date without an offset is midnight there: 19:00 UTC the day before.
+        CLI.write("---\ncreated: 2026-03-14\n---\n# Early\n", to: vault + "/Early.md")
+        let zoned = CLI.run(["ls", "--json"], in: vault, environment: ["TZ": "UTC-5"])
+        #expect(zoned.stdout.contains("2026-03-13T19:00:00Z"), "\(zoned.stdout.prefix(400))")
+    }
+
+    /// Item 17: `watch --json` times were whole seconds, and `show --json` left out `fragment`
+    /// and `resolved` where docs/json.md shows null.
+    @Test func watchTimesHaveMillisecondsAndAbsentLinkFieldsAreNull() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Links\n\n[[Nowhere at all]]\n", to: vault + "/Links.md")
+        let shown = try JSONSerialization.jsonObject(with: CLI.run(["show", "Links", "--json"], in: vault).output) as? [String: Any]
+        let link = try #require((shown?["links"] as? [[String: Any]])?.first)
+        #expect(link["fragment"] is NSNull)
+        #expect(link["resolved"] is NSNull)
+
+        let watcher = try WatcherProcess(vault: vault, temp: temp)
+        #expect(watcher.waitUntilReady())
+        _ = watcher.stop()
+        let time = try #require(watcher.events.first?["time"] as? String)
+        #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
+    }
+}

@@ -24,7 +24,9 @@ struct Search: ParsableCommand {
     func run() throws {
         let session = try global.open()
         Terminal.nullTerminated = null
-        let (hits, _, relaxed) = try session.search(query.joined(separator: " "), limit: limit, snippets: !paths && !null) {
+        // The `--` that CommandNames.searchArguments puts before the words is not part of the query.
+        let words = query.first == "--" ? Array(query.dropFirst()) : query
+        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null) {
             Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
         }
         if relaxed && !hits.isEmpty {

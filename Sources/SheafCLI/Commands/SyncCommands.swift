@@ -20,6 +20,8 @@ struct Commit: ParsableCommand {
         let commit = try session.commit()
         if json {
             Terminal.json(CommitJSON(commit: commit.map { CommitRefJSON(id: $0.id, summary: $0.summary) }))
+        } else if Terminal.quiet {
+            return  // -q: no summary, as `git commit -q`
         } else if let commit {
             Terminal.out("\(commit.id.prefix(7)) \(commit.summary)")
         } else {

@@ -103,7 +103,12 @@ enum WatchEventLine {
 struct WatchEventJSON: Encodable {
     let version = jsonVersion
     let kind: String
-    let time: Date = Date()
+    /// ISO 8601 with milliseconds: events a second apart or less keep their order.
+    let time: String = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }()
     var pid: Int32?
     var folders: Int?
     var changes: ChangeSetJSON?
