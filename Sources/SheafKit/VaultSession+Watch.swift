@@ -157,8 +157,10 @@ extension VaultSession {
                 changes = step.changes
                 if applied { report(.rescanned(reasons: reasons, changes: changes)) }
             } else if !changes.isEmpty {
-                applied = updateIndex(rescan: false, changes: changes, events: report).applied
-                if applied { report(.indexed(changes)) }
+                let step = updateIndex(rescan: false, changes: changes, events: report)
+                applied = step.applied
+                changes = step.changes
+                if applied && !changes.isEmpty { report(.indexed(changes)) }
             }
             if applied && indexBehind { lastProblem = nil }  // back on its feet: say it again next time
             indexBehind = !applied
@@ -192,7 +194,9 @@ extension VaultSession {
 
     /// Applies `changes` to the index (or, with `rescan`, runs one incremental scan), holding
     /// `.sheaf/lock` and waiting for it. Returns whether the index is now up to date and what
-    /// changed (the scan's changes for a rescan).
+    /// changed in it: the events only name paths, and what is on disk now decides (a note saved
+    /// by rename and deleted since is a removal, not the addition the events suggest). When the
+    /// update fails, `changes` as they were named.
     private func updateIndex(rescan: Bool, changes: VaultChangeSet,
                              events: (WatchEvent) -> Void) -> (applied: Bool, changes: VaultChangeSet) {
         do {
@@ -202,7 +206,7 @@ extension VaultSession {
                 let walker = try walker(forIndex: true)
                 var report = rescan ? try index.scan(vault: vault, walker: walker)
                                     : try index.apply(changes, vault: vault, walker: walker, reread: true)
-                var applied = rescan ? report.changes : changes
+                var applied = report.changes
                 if rescan && !changes.isEmpty {
                     // The scan trusts size, mtime and inode; a path the events named is read again
                     // whatever they say (a same-size save within one tick, `cp -p`).
