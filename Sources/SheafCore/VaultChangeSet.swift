@@ -27,6 +27,11 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
     public private(set) var removed: Set<PathKey> = []
     /// Files that moved; `to` may also hold other bytes than `from` held.
     public private(set) var renamed: [Rename] = []
+    /// Paths (of files or folders) whose state the change cannot tell: events that raced the
+    /// disk (a file saved by rename and then deleted, a folder moved whose other half was not
+    /// seen). Whoever applies the set looks at each of them, and at everything under it, as it is
+    /// on disk then. Kept by `filter` (the rules decide when it is applied).
+    public private(set) var recheck: Set<PathKey> = []
 
     public init() {}
 
@@ -39,10 +44,10 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
         for (from, to) in renamed { rename(from: from, to: to) }
     }
 
-    public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty && renamed.isEmpty }
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty && renamed.isEmpty && recheck.isEmpty }
 
     /// The number of paths named (a rename counts once).
-    public var count: Int { added.count + changed.count + removed.count + renamed.count }
+    public var count: Int { added.count + changed.count + removed.count + renamed.count + recheck.count }
 
     /// Paths whose bytes are new at that path: added, changed and the destinations of renames,
     /// in byte order. These are the files to read (index) or to look at (thumbnails).
@@ -55,8 +60,13 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
         (Array(removed) + renamed.map(\.from)).sorted { PathBytes.precedes($0.path, $1.path) }
     }
 
-    /// Every path named, in byte order.
+    /// Every path named as added, changed, removed or renamed, in byte order (not `recheck`).
     public var paths: [PathKey] { (written + gone).sorted { PathBytes.precedes($0.path, $1.path) } }
+
+    /// Records that `path` (a file or a folder) is to be looked at again, with everything under it.
+    public mutating func recheck(_ path: String) {
+        recheck.insert(PathKey(path))
+    }
 
     /// Records that `path` now holds a file it did not hold before.
     public mutating func add(_ path: String) {
@@ -114,6 +124,7 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
         for key in later.removed.sorted(by: { PathBytes.precedes($0.path, $1.path) }) { result.remove(key.path) }
         for key in later.added.sorted(by: { PathBytes.precedes($0.path, $1.path) }) { result.add(key.path) }
         for key in later.changed.sorted(by: { PathBytes.precedes($0.path, $1.path) }) { result.change(key.path) }
+        result.recheck.formUnion(later.recheck)
         return result
     }
 
@@ -124,6 +135,7 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
         result.added = added.filter(keep)
         result.changed = changed.filter(keep)
         result.removed = removed.filter(keep)
+        result.recheck = recheck
         for rename in renamed {
             switch (keep(rename.from), keep(rename.to)) {
             case (true, true): result.renamed.append(rename)
@@ -144,6 +156,7 @@ public struct VaultChangeSet: Sendable, Equatable, CustomStringConvertible {
         if !changed.isEmpty { parts.append("changed: " + list(changed)) }
         if !removed.isEmpty { parts.append("removed: " + list(removed)) }
         if !renamed.isEmpty { parts.append("renamed: " + renamed.map { "\($0.from) -> \($0.to)" }.joined(separator: ", ")) }
+        if !recheck.isEmpty { parts.append("recheck: " + list(recheck)) }
         return parts.isEmpty ? "no change" : parts.joined(separator: "; ")
     }
 }

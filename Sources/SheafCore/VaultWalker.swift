@@ -150,20 +150,46 @@ public struct VaultWalker {
         return result
     }
 
-    private func file(at path: String, realRoot: String, reaches: inout [String: IgnoreReach?]) -> VaultFile? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }) else { return nil }
-        func ignored(_ name: Substring, _ path: String, folder: Bool) -> Bool {
-            if let reach = reach(in: VaultPath.folder(path), cache: &reaches),
-               !reach.mightIgnore(name: String(name), isFolder: folder) { return false }
-            return isIgnored(path, folder)
-        }
+    /// The files the walk would list in `folder` and below, as they are now: none when the walk
+    /// would not enter it (nothing there, a file, a symlink, a dot-name or an ignored folder on
+    /// the way). What a change set's `recheck` of a folder looks at.
+    public func files(under folder: String) -> [VaultFile] {
+        var reaches: [String: IgnoreReach?] = [:]
+        let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
+        guard folder.isEmpty || walksInto(parts[...], reaches: &reaches) else { return [] }
+        var files: [VaultFile] = []
+        var warnings: [VaultWarning] = []
+        let inherited = folder.isEmpty ? outsideRules : reach(in: VaultPath.folder(folder), cache: &reaches)
+        walk(folder, reach: inherited, realRoot: Self.realPath(vault.root) ?? vault.root, into: &files, warnings: &warnings)
+        return files
+    }
+
+    private func ignored(_ name: Substring, _ path: String, folder: Bool, reaches: inout [String: IgnoreReach?]) -> Bool {
+        if let reach = reach(in: VaultPath.folder(path), cache: &reaches),
+           !reach.mightIgnore(name: String(name), isFolder: folder) { return false }
+        return isIgnored(path, folder)
+    }
+
+    /// Whether the walk enters every folder `names` spell out from the root (each a real folder,
+    /// not a dot-name, not ignored).
+    private func walksInto(_ names: ArraySlice<Substring>, reaches: inout [String: IgnoreReach?]) -> Bool {
         var folder = ""
-        for name in parts.dropLast() {
+        for name in names {
+            guard !name.isEmpty, !name.hasPrefix(".") else { return false }
             folder = VaultPath.join(folder, String(name))
             var info = stat()
             guard lstat(vault.absolute(folder), &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
-                  !ignored(name, folder, folder: true) else { return nil }
+                  !ignored(name, folder, folder: true, reaches: &reaches) else { return false }
+        }
+        return true
+    }
+
+    private func file(at path: String, realRoot: String, reaches: inout [String: IgnoreReach?]) -> VaultFile? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }),
+              walksInto(parts.dropLast(), reaches: &reaches) else { return nil }
+        func ignored(_ name: Substring, _ path: String, folder: Bool) -> Bool {
+            self.ignored(name, path, folder: folder, reaches: &reaches)
         }
         let full = vault.absolute(path)
         var info = stat()

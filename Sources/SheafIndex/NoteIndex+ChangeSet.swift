@@ -1,5 +1,6 @@
 // Applying a change set to the index without walking the vault: only the paths it names are
-// looked at (one stat each, plus the folders on their way), read and parsed when they are
+// looked at (one stat each, plus the folders on their way; a path to recheck also with every
+// catalog row and every file under it), read and parsed when they are
 // notes whose identity differs from the catalog's, and removed when they no longer hold a file
 // the walk would list. What is on disk decides, not what the change set claims: a path said to
 // be removed that still holds a file (an edit kept over a delete) is indexed, a path said to be
@@ -29,7 +30,7 @@ extension NoteIndex {
     private func applyOnce(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker, reread: Bool) throws -> ScanReport {
         let start = Date()
         var report = ScanReport()
-        let keys = changes.paths
+        let keys = try pathsToLookAt(changes, walker: walker)
         guard !keys.isEmpty else { return report }
         var noteFiles: [VaultFile] = []
         var otherFiles: [VaultFile] = []
@@ -53,6 +54,29 @@ extension NoteIndex {
         }
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+
+    /// The paths `changes` names and, for each path to recheck, every catalog row under it and
+    /// every file the walk finds under it now; in byte order.
+    private func pathsToLookAt(_ changes: VaultChangeSet, walker: VaultWalker) throws -> [PathKey] {
+        guard !changes.recheck.isEmpty else { return changes.paths }
+        var keys = Set(changes.paths).union(changes.recheck)
+        try pool.read { db in
+            let rows = try db.makeStatement(sql: """
+                SELECT path FROM notes WHERE path > ?1 AND path < ?2 UNION ALL
+                SELECT path FROM files WHERE path > ?1 AND path < ?2 UNION ALL
+                SELECT path FROM attachments WHERE path > ?1 AND path < ?2
+                """)
+            for key in changes.recheck {
+                // The paths below `key/` in byte order ('0' follows '/'); below the root, all.
+                let bounds: StatementArguments = key.path.isEmpty ? ["", "\u{10FFFF}"] : [key.path + "/", key.path + "0"]
+                for path in try String.fetchAll(rows, arguments: bounds) { keys.insert(PathKey(path)) }
+            }
+        }
+        for key in changes.recheck {
+            for file in walker.files(under: key.path) { keys.insert(PathKey(file.path)) }
+        }
+        return keys.sorted { PathBytes.precedes($0.path, $1.path) }
     }
 
     /// The catalog's file identities of `paths` (those it has a row for).

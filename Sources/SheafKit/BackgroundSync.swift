@@ -3,7 +3,8 @@
 // are now). The watcher loop tells it what changed (`localChanges`); it commits and syncs once
 // local changes have settled for a quiet period, fetches the remote every interval and on start,
 // and never starts while a file was reported changed within the quiet period (it is being
-// written) or while git has a merge or rebase unfinished. It fetches first without the lock (an
+// written), nor commits one whose ctime says so (a save not reported yet), nor while git has a
+// merge or rebase unfinished. It fetches first without the lock (an
 // unreachable or silent remote holds up nobody); the sync itself is `VaultSession.sync`, which
 // takes `.sheaf/lock`: a manual `sheaf sync`, `mv` or `index --rebuild` makes it wait, and
 // whatever that command committed is not committed again. Offline, it says so once, commits
@@ -252,6 +253,8 @@ public final class BackgroundSync: @unchecked Sendable {
                 condition.broadcast()
                 condition.unlock()
             }
+            let status = try session.status()
+            if holdWhileWritten(status.changes) { return }
             if !hasRemote || step.isCommit {
                 let committed = try session.commit()
                 if let committed { events(.committedLocally(summary: committed.summary)) }
@@ -261,7 +264,6 @@ public final class BackgroundSync: @unchecked Sendable {
             if case .sync(local: true) = step {
                 // Only local changes asked: when git sees nothing to commit or push (the files a
                 // pull just wrote, a save of the same bytes), the remote is not asked.
-                let status = try session.status()
                 if status.changes.isEmpty && status.ahead == 0 {
                     report(notices.wait(nil))
                     if state.waiting != nil {
@@ -283,6 +285,32 @@ public final class BackgroundSync: @unchecked Sendable {
             }
             failed(error, remote: remote)
         }
+    }
+
+    /// Whether a changed file was written within the quiet period, by what the disk says (its
+    /// ctime, which no tool sets back): the watcher reports a save only once it is indexed, so a
+    /// sync that began in between (the interval, or the quiet period of an earlier save ending)
+    /// would commit a file an editor may still be writing. Such files count as reported now,
+    /// with their age: the quiet period runs from their last change, then the sync runs.
+    private func holdWhileWritten(_ changes: [VaultChange]) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var ages: [String: Double] = [:]
+        for change in changes where change.kind != .removed {
+            var info = stat()
+            guard stat(vault.absolute(change.path), &info) == 0 else { continue }
+            let age = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
+            // (A ctime far ahead of the clock says the clock was set back, not that it is recent.)
+            if age < options.quietPeriod && age > -1 { ages[change.path] = max(0, age) }
+        }
+        guard let youngest = ages.values.min() else { return false }
+        let monotonic = Self.monotonic()
+        condition.lock()
+        lastChange = max(lastChange ?? 0, monotonic - youngest)
+        for (path, age) in ages { recentPaths[path] = max(recentPaths[path] ?? 0, monotonic - age) }
+        pendingLocal = true
+        condition.unlock()
+        return true
     }
 
     /// Waits for `.sheaf/lock` without holding it, looking every 0.2 s: another command (a

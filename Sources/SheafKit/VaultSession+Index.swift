@@ -23,14 +23,19 @@ extension VaultSession {
                            onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild, queryOnly || !cachedQueryOnly { return (index, report) }
         cachedQueryOnly = false
-        // A running watcher that has applied every change made so far: no walk, no lock.
-        if !rebuild, !mustUpdate, heldLock == nil, let index = indexVouchedByWatcher(queryOnly: queryOnly) {
-            cachedQueryOnly = queryOnly
-            onWatcherVouched?()
-            cachedIndex = (index, nil)
-            return (index, nil)
-        }
         var lock = heldLock
+        if !rebuild, !mustUpdate, heldLock == nil {
+            switch askWatcher(queryOnly: queryOnly) {
+            case .vouched(let index):
+                // A running watcher that has applied every change made so far: no walk, no lock.
+                cachedQueryOnly = queryOnly
+                onWatcherVouched?()
+                cachedIndex = (index, nil)
+                return (index, nil)
+            case .walkHolding(let taken): lock = taken
+            case .walk: break
+            }
+        }
         if lock == nil {
             do { lock = try VaultLock.take(vault.lockPath, wait: mustUpdate || rebuild, onWait: onLockWait) }
             catch { return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate) }

@@ -157,8 +157,10 @@ extension VaultSession {
                 changes = step.changes
                 if applied { report(.rescanned(reasons: reasons, changes: changes)) }
             } else if !changes.isEmpty {
-                applied = updateIndex(rescan: false, changes: changes, events: report).applied
-                if applied { report(.indexed(changes)) }
+                let step = updateIndex(rescan: false, changes: changes, events: report)
+                applied = step.applied
+                changes = step.changes
+                if applied && !changes.isEmpty { report(.indexed(changes)) }
             }
             if applied && indexBehind { lastProblem = nil }  // back on its feet: say it again next time
             indexBehind = !applied
@@ -192,7 +194,9 @@ extension VaultSession {
 
     /// Applies `changes` to the index (or, with `rescan`, runs one incremental scan), holding
     /// `.sheaf/lock` and waiting for it. Returns whether the index is now up to date and what
-    /// changed (the scan's changes for a rescan).
+    /// changed in it: the events only name paths, and what is on disk now decides (a note saved
+    /// by rename and deleted since is a removal, not the addition the events suggest). When the
+    /// update fails, `changes` as they were named.
     private func updateIndex(rescan: Bool, changes: VaultChangeSet,
                              events: (WatchEvent) -> Void) -> (applied: Bool, changes: VaultChangeSet) {
         do {
@@ -202,7 +206,7 @@ extension VaultSession {
                 let walker = try walker(forIndex: true)
                 var report = rescan ? try index.scan(vault: vault, walker: walker)
                                     : try index.apply(changes, vault: vault, walker: walker, reread: true)
-                var applied = rescan ? report.changes : changes
+                var applied = report.changes
                 if rescan && !changes.isEmpty {
                     // The scan trusts size, mtime and inode; a path the events named is read again
                     // whatever they say (a same-size save within one tick, `cp -p`).
@@ -242,12 +246,48 @@ extension VaultSession {
         return VaultWarning(path: String(line[..<colon.lowerBound]), message: String(line[colon.upperBound...]))
     }
 
-    /// The index as a running watcher vouches for it: nil unless a watcher runs and answers,
-    /// within `watcherAnswerTimeout`, that it has applied every change made before this call.
-    /// Then a read command needs neither the walk nor the lock. `queryOnly`: see `freshIndex`.
-    func indexVouchedByWatcher(queryOnly: Bool = false) -> NoteIndex? {
-        guard let record = WatcherRecord.read(vault), record.state == .running else { return nil }
-        guard WatchCookies.ask(vault: vault, timeout: Self.watcherAnswerTimeout) == .fresh else { return nil }
-        return try? NoteIndex.openForReading(vault: vault, queryOnly: queryOnly)
+    /// How long, at most, a read command waits for a running watcher that has not answered yet
+    /// while `.sheaf/lock` is held (seconds): the watcher applying the batch that holds the
+    /// reader's cookie, most often, whose answer comes once the batch is committed.
+    static let watcherBusyWait: Double = max(2, watcherAnswerTimeout)
+
+    /// What a running watcher said about the index.
+    enum WatcherVerdict {
+        /// It has applied every change made before the question: the index as it is, no walk, no lock.
+        case vouched(NoteIndex)
+        /// It did not answer, and `.sheaf/lock` was free: walk, holding it.
+        case walkHolding(VaultLock)
+        /// No watcher runs, it cannot vouch, or it gave no answer in time: walk as without one.
+        case walk
+    }
+
+    /// Asks a running watcher whether it has applied every change made before this call. It
+    /// has `watcherAnswerTimeout` to answer; after that the reader walks once the lock is free,
+    /// but while another process holds the lock (walking would then answer from the index as it
+    /// is) it waits for the answer up to `watcherBusyWait`: only a stuck watcher costs a stale
+    /// answer. `queryOnly`: see `freshIndex`.
+    func askWatcher(queryOnly: Bool = false) -> WatcherVerdict {
+        guard let record = WatcherRecord.read(vault), record.state == .running,
+              let question = WatchCookies.Question(vault: vault) else { return .walk }
+        var answer = question.wait(Self.watcherAnswerTimeout)
+        let deadline = Date(timeIntervalSinceNow: Self.watcherBusyWait - Self.watcherAnswerTimeout)
+        while answer == nil {
+            do {
+                if let lock = try VaultLock.take(vault.lockPath, wait: false) {
+                    question.withdraw()
+                    return .walkHolding(lock)
+                }
+            } catch {
+                break  // the walk says why the lock cannot be had
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { break }
+            answer = question.wait(min(0.02, left))
+        }
+        guard answer == .fresh, let index = try? NoteIndex.openForReading(vault: vault, queryOnly: queryOnly) else {
+            if answer == nil { question.withdraw() }
+            return .walk
+        }
+        return .vouched(index)
     }
 }

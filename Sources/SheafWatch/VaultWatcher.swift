@@ -10,6 +10,14 @@
 // made: a move's first half (IN_MOVED_FROM) holds its place until its second half arrives (a
 // rename) or its window passes (a removal), so "moved away, then a new file at the same name" is
 // still a change, not nothing.
+//
+// The fold guesses what happened; what is on disk when the batch is applied decides. Every path
+// an event named is in the change set, and a path the fold lost (saved by rename, then deleted
+// or moved: "added, then removed" cancels out, yet the path held a file before) is named to
+// `recheck`. So is every folder that appeared, left, moved or was deleted, whole: which files it
+// held is known only to the index, and the move's other half may never be seen (its new parent
+// was watched only after the move), so the applier compares the folder's catalog rows with the
+// folder on disk.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,6 +39,8 @@ public final class VaultWatcher {
 
     private enum Operation {
         case add(String), change(String), remove(String), rename(String, String)
+        /// A folder (or a file) whose whole subtree is compared with the disk when applied.
+        case recheck(String)
         case many([Operation])
         case waiting  // a move's first half, until its second half or its window passes
     }
@@ -235,7 +245,8 @@ public final class VaultWatcher {
             if event.has(IN_CREATE) {
                 operations.append(folderAppeared(path))
             } else if event.has(IN_DELETE) {
-                _ = folders.removeSubtree(path)  // its files were reported one by one before
+                _ = folders.removeSubtree(path)
+                operations.append(.recheck(path))  // (files deleted before its watch existed too)
             } else if event.has(IN_ATTRIB), folders.watch(path) == nil, folders.missing[PathKey(path)] != nil {
                 operations.append(folderAppeared(path))  // readable again, say
             }
@@ -258,15 +269,17 @@ public final class VaultWatcher {
         for failure in scan.failures { needRescan(failure) }
         warnings += scan.warnings
         remember(scan)
-        return .many(scan.files.map(Operation.add))
+        return .many([.recheck(path)] + scan.files.map(Operation.add))
     }
 
     /// A folder renamed inside the vault: its files are renamed.
     private func folderMoved(from: String, to: String) -> Operation {
-        guard folders.watch(from) != nil else { return folderAppeared(to) }  // it was not followed
+        // Its watches may already name the new path (its new parent was listed after the move)
+        // or it was not followed: its old place is rechecked, its new one listed.
+        guard folders.watch(from) != nil else { return .many([.recheck(from), folderAppeared(to)]) }
         guard filter.follows(to, isFolder: true) else {
-            folderLeft(from, to: "an ignored place (\(to))")
-            return .many([])
+            folderLeft(from)
+            return .recheck(from)
         }
         folders.renameSubtree(from: from, to: to)
         // Listed with watches: rules that depend on the path (an anchored .gitignore line,
@@ -279,24 +292,25 @@ public final class VaultWatcher {
         remember(scan)
         let listed = Set(scan.folders.map(PathKey.init))
         for (_, folder) in folders.subtree(to) where !listed.contains(PathKey(folder)) && folders.watch(folder) != nil {
-            folderLeft(folder, to: "a place the rules no longer follow")
+            folderLeft(folder)
         }
-        return .many(scan.files.map { .rename(from + String($0.dropFirst(to.count)), $0) })
+        return .many([.recheck(from), .recheck(to)] + scan.files.map { .rename(from + String($0.dropFirst(to.count)), $0) })
     }
 
     /// A watched folder left the followed tree: its watches go (they would report under paths it
-    /// no longer has) and, since which files it held is not known here, a rescan is asked for.
-    private func folderLeft(_ path: String, to place: String) {
+    /// no longer has). Its old place is rechecked by the caller.
+    private func folderLeft(_ path: String) {
         for wd in folders.removeSubtree(path) { queue.removeWatch(wd) }
-        needRescan("the folder \(path) moved to \(place)")
     }
 
     private func resolveExpiredMoves(now: Double, all: Bool = false) {
         for (cookie, move) in pendingMoves where all || move.deadline <= now {
             pendingMoves.removeValue(forKey: cookie)
             if move.isFolder {
-                if folders.watch(move.path) != nil { folderLeft(move.path, to: "outside the vault or a hidden folder") }
-                operations[move.slot] = .many([])
+                // Moved out of the vault or into a hidden folder, or into a folder whose watch
+                // came after the move (then its watches name the new path already).
+                if folders.watch(move.path) != nil { folderLeft(move.path) }
+                operations[move.slot] = .recheck(move.path)
             } else {
                 operations[move.slot] = .remove(move.path)
             }
@@ -315,16 +329,24 @@ public final class VaultWatcher {
             needRescan("\(folders.missing.count) folder(s) are not watched: \(why)")
         }
         var changes = VaultChangeSet()
+        var named: [String] = []
         func fold(_ operation: Operation) {
             switch operation {
-            case .add(let path): changes.add(path)
-            case .change(let path): changes.change(path)
+            case .add(let path):
+                changes.add(path)
+                named.append(path)
+            case .change(let path):
+                changes.change(path)
+                named.append(path)
             case .remove(let path):
                 changes.remove(path)
+                named.append(path)
                 symlinks.removeValue(forKey: PathKey(path))
             case .rename(let from, let to):
                 changes.rename(from: from, to: to)
+                named += [from, to]
                 if symlinks.removeValue(forKey: PathKey(from)) != nil { symlinks[PathKey(to)] = to }
+            case .recheck(let path): changes.recheck(path)
             case .many(let list): list.forEach(fold)
             case .waiting: break
             }
@@ -332,6 +354,8 @@ public final class VaultWatcher {
         // Folded in a rescan too: the scan trusts each file's identity, and the paths events
         // named are read again whatever it says.
         operations.forEach(fold)
+        let kept = Set(changes.paths)
+        for path in named where !kept.contains(PathKey(path)) { changes.recheck(path) }
         if !changes.isEmpty { for link in symlinks.values { changes.change(link) } }
         let filter = self.filter
         changes = changes.filter { filter.follows($0.path, isFolder: false) }

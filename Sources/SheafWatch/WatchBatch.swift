@@ -7,12 +7,13 @@ import SheafCore
 public struct WatchBatch: Sendable {
     /// 1, 2, 3, ... per watcher: the generation the consumer has applied through.
     public let sequence: Int
-    /// The paths added, changed, removed and renamed, under the vault's ignore rules. When
-    /// `rescanNeeded` is set it may be incomplete and must not be applied alone.
+    /// The paths added, changed, removed and renamed, under the vault's ignore rules, as the
+    /// events suggest, and those to `recheck` (paths the fold lost, folders whole): applied
+    /// against the disk as it is then, which decides. When `rescanNeeded` is set it may be
+    /// incomplete and must not be applied alone.
     public let changes: VaultChangeSet
     /// The events did not name every change (queue overflow, a watch limit, an unreadable event,
-    /// a folder moved out, ignore rules edited): run one incremental scan instead of applying
-    /// `changes`.
+    /// ignore rules edited): run one incremental scan instead of applying `changes`.
     public let rescanNeeded: Bool
     /// Why a rescan is needed, for people (one line each).
     public let reasons: [String]

@@ -42,48 +42,73 @@ public enum WatchCookies {
     /// Creates a cookie in `vault` and waits up to `timeout` seconds for the watcher's consumer
     /// to acknowledge it. Cheap when nobody watches (the folder is missing, or no answer comes).
     public static func ask(vault: Vault, timeout: Double) -> Answer {
-        let folder = folder(vault)
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return .noAnswer }
-        defer { close(fd) }
-        // The reader's own watch is in place before the cookie exists: no answer can be missed.
-        let mask = UInt32(bitPattern: IN_DELETE) | UInt32(bitPattern: IN_MOVED_FROM) | UInt32(bitPattern: IN_ONLYDIR)
-        guard inotify_add_watch(fd, folder, mask) >= 0 else { return .noAnswer }
-        let name = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let path = folder + "/" + name
-        let file = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard file >= 0 else { return .noAnswer }
-        close(file)
-        let deadline = WatchClock.now() + timeout
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let left = deadline - WatchClock.now()
-            guard left > 0 else { break }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 1, Int32(max(1, (left * 1000).rounded(.up))))
-            if ready < 0 && errno != EINTR { break }
-            guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { continue }
-            var offset = 0
-            while offset + 16 <= count {
-                let (mask, length) = buffer.withUnsafeBytes {
-                    ($0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-                     Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
-                }
-                let bytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                offset += 16 + length
-                guard bytes.elementsEqual(name.utf8) else { continue }
-                if mask & UInt32(bitPattern: IN_DELETE) != 0 { return .fresh }
-                if mask & UInt32(bitPattern: IN_MOVED_FROM) != 0 {
-                    unlink(path + staleSuffix)
-                    return .stale
+        guard let question = Question(vault: vault) else { return .noAnswer }
+        return question.wait(timeout) ?? question.withdraw()
+    }
+
+    /// A reader's cookie, asked and not yet answered: `wait` for the answer as often as the
+    /// reader likes (it may wait longer while the watcher is busy applying a batch), then
+    /// `withdraw` it when it gives up.
+    public final class Question {
+        private let fd: Int32
+        private let name: String
+        private let path: String
+        private var buffer = [UInt8](repeating: 0, count: 4096)
+
+        /// Puts the cookie in `.sheaf/cookies/`, the reader's own watch first (no answer can be
+        /// missed). Nil when there is no cookie folder or the cookie cannot be made.
+        public init?(vault: Vault) {
+            let folder = WatchCookies.folder(vault)
+            fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { return nil }
+            name = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            path = folder + "/" + name
+            let mask = UInt32(bitPattern: IN_DELETE) | UInt32(bitPattern: IN_MOVED_FROM) | UInt32(bitPattern: IN_ONLYDIR)
+            guard inotify_add_watch(fd, folder, mask) >= 0 else { close(fd); return nil }
+            let file = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            guard file >= 0 else { close(fd); return nil }
+            close(file)
+        }
+
+        deinit { close(fd) }
+
+        /// The watcher's answer, waiting up to `timeout` seconds for it; nil when none came yet.
+        public func wait(_ timeout: Double) -> Answer? {
+            let deadline = WatchClock.now() + timeout
+            while true {
+                let left = deadline - WatchClock.now()
+                guard left > 0 else { return nil }
+                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+                let ready = poll(&fds, 1, Int32(max(1, (left * 1000).rounded(.up))))
+                if ready < 0 && errno != EINTR { return nil }
+                guard ready > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard count > 0 else { continue }
+                var offset = 0
+                while offset + 16 <= count {
+                    let (mask, length) = buffer.withUnsafeBytes {
+                        ($0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                         Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+                    }
+                    let bytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                    offset += 16 + length
+                    guard bytes.elementsEqual(name.utf8) else { continue }
+                    if mask & UInt32(bitPattern: IN_DELETE) != 0 { return .fresh }
+                    if mask & UInt32(bitPattern: IN_MOVED_FROM) != 0 {
+                        unlink(path + staleSuffix)
+                        return .stale
+                    }
                 }
             }
         }
-        unlink(path)  // nobody answered: take the question back
-        unlink(path + staleSuffix)  // (or a "stale" came just too late: take that away too)
-        return .noAnswer
+
+        /// Takes the question back (nobody answered); `.noAnswer`.
+        @discardableResult
+        public func withdraw() -> Answer {
+            unlink(path)
+            unlink(path + staleSuffix)  // (or a "stale" came just too late: take that away too)
+            return .noAnswer
+        }
     }
 
     /// The consumer's answer to the cookies of a batch it has applied: `fresh` when the index

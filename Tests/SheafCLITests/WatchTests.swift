@@ -111,6 +111,30 @@ final class WatcherProcess {
         #expect(watcher.stop() == 0)
     }
 
+    /// Regression: a search that got no answer within its wait found `.sheaf/lock` taken by the
+    /// watcher applying the batch that held its cookie, and answered from the index as it was,
+    /// without the save just made ("another sheaf command is updating the index; answering from
+    /// the index as it is"; 3 of 60 saves at load 6). Here the first wait is 1 ms, so the answer
+    /// always comes after it, as on a loaded machine: the reader must wait for the busy watcher
+    /// (or walk itself once the lock is free), never answer stale.
+    @Test func aSearchRightAfterASaveWaitsForTheBusyWatcherInsteadOfAnsweringStale() throws {
+        let seed = Int.random(in: 0..<1_000_000)
+        var rng = SeededRandom(seed: seed)
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let watcher = try WatcherProcess(vault: vault, temp: temp)
+        #expect(watcher.waitUntilReady(), "\(CLI.read(watcher.err))")
+        for round in 0..<(longTests ? 200 : 20) {
+            let word = "zephyr\(UInt32.random(in: 0...UInt32.max, using: &rng))word"
+            let note = "Inbox/Fresh\(Int.random(in: 0..<3, using: &rng)).md"
+            CLI.write("# Fresh \(round)\n\nthe \(word) is here\n", to: vault + "/" + note)
+            let r = Self.search(word, in: vault, environment: ["SHEAF_WATCHER_WAIT_MS": "1"])
+            #expect(r.stdout == note + "\n", "seed \(seed), round \(round): \(r.stderr)")
+            #expect(!r.stderr.contains("answering from the index as it is"), "seed \(seed), round \(round): \(r.stderr)")
+        }
+        #expect(watcher.stop() == 0)
+    }
+
     @Test func editsBySedMvAndAnEditorsTemporaryFileAreIndexed() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)

@@ -7,29 +7,6 @@ import SheafCore
 import TestSupport
 @testable import SheafKit
 
-/// What the watcher thread reported, read by the test thread.
-private final class Reported: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _events: [WatchEvent] = []
-    private var _batches: [VaultChangeSet] = []
-    private var _error: SheafError?
-    private var _ended = false
-
-    func event(_ e: WatchEvent) { lock.withLock { _events.append(e) } }
-    func batch(_ c: VaultChangeSet) { lock.withLock { _batches.append(c) } }
-    func end(_ error: SheafError?) { lock.withLock { _error = error; _ended = true } }
-    var events: [WatchEvent] { lock.withLock { _events } }
-    var batches: [VaultChangeSet] { lock.withLock { _batches } }
-    var error: SheafError? { lock.withLock { _error } }
-    var ended: Bool { lock.withLock { _ended } }
-
-    /// Waits up to 30 s for `done`.
-    func wait(until done: (Reported) -> Bool) -> Bool {
-        for _ in 0..<1500 where !done(self) { usleep(20_000) }
-        return done(self)
-    }
-}
-
 @Suite struct KitWatchTests {
     @Test func afterBatchGetsEachBatchOnceIndexedAndTheStopperEndsTheWatch() throws {
         // Read commands wait long for the watcher's answer here (a loaded machine), so the test
@@ -38,20 +15,10 @@ private final class Reported: @unchecked Sendable {
         let vault = try KitVault()
         try vault.write("# A\n\nalpha\n", "A.md")
         let stopper = WatchStopper()
-        let reported = Reported()
         let root = vault.root
-        Thread.detachNewThread {
-            do {
-                let session = try VaultSession.open(explicit: root, environment: [:], workingDirectory: root)
-                var options = VaultWatchOptions()
-                options.sync = false  // this test is about the index; BackgroundSyncTests sync
-                try session.watch(options: options, stopper: stopper,
-                                  events: { reported.event($0) }, afterBatch: { reported.batch($0) })
-                reported.end(nil)
-            } catch {
-                reported.end(error as? SheafError ?? SheafError("\(error)"))
-            }
-        }
+        var options = VaultWatchOptions()
+        options.sync = false  // this test is about the index; BackgroundSyncTests sync
+        let reported = startWatching(root, options: options, stopper: stopper)
         defer { stopper.stop() }
         // The first scan catches up with A.md (and the hook hears of it).
         #expect(reported.wait { $0.batches.contains { $0.added.contains(PathKey("A.md")) } }, "\(reported.events)")
