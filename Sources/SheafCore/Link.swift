@@ -26,6 +26,9 @@ public struct Link: Equatable, Hashable, Sendable {
     public let label: String?
     /// Whether the link sits in a table cell, where a wiki-link's bar is written `\|`.
     public let inTable: Bool
+    /// Whether the link sits inside an Obsidian comment (`%% ... %%`): Obsidian shows it nowhere,
+    /// so `doctor` does not check it; `mv` still keeps it pointing at its note.
+    public internal(set) var inComment = false
 
     public init(kind: Kind, target: String, fragment: String? = nil, targetRange: Range<Int>,
                 label: String? = nil, inTable: Bool = false) {

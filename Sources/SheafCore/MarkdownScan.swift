@@ -2,7 +2,8 @@
 // heading and a plain-text snippet. cmark-gfm decides the blocks (MarkdownBlocks): only the
 // lines of paragraphs, headings and tables are scanned, so code blocks (also inside quotes and
 // callouts) and HTML blocks hold no links. Within a block, inline code spans and HTML comments
-// are skipped. Obsidian's `%% comments %%` are scanned: Obsidian counts the links inside them.
+// are skipped. Links inside Obsidian's `%% comments %%` are found (so `mv` keeps them pointing at
+// their note) and marked `inComment`; comments and inline HTML tags stay out of the snippet.
 
 /// What a body says about tags, links, title and summary.
 public struct MarkdownScan: Sendable, Equatable {
@@ -25,7 +26,9 @@ public struct MarkdownScan: Sendable, Equatable {
         var snippetParts: [String] = []
         var snippetCount = 0
         var seenTags = Set<String>()
-        for block in MarkdownBlocks.textBlocks(bytes) where block.lines.upperBound < starts.count {
+        let blocks = MarkdownBlocks.textBlocks(bytes).filter { $0.lines.upperBound < starts.count }
+        let comments = Self.obsidianComments(bytes, starts, blocks)
+        for block in blocks {
             let regionStart = starts[block.lines.lowerBound]
             let regionEnd = Self.lineEnd(bytes, starts, block.lines.upperBound)
             let excluded = Self.inlineExclusions(bytes, regionStart, regionEnd)
@@ -47,13 +50,18 @@ public struct MarkdownScan: Sendable, Equatable {
                     if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
                 }
                 if case .heading = block.kind { continue }
-                if snippetCount < Self.snippetLength {
-                    let plain = Self.plainText(bytes, p, end)
+                for piece in Self.outside(comments, p..<end) where snippetCount < Self.snippetLength {
+                    let plain = Self.plainText(bytes, piece.lowerBound, piece.upperBound)
                     if !plain.isEmpty {
                         snippetParts.append(plain)
                         snippetCount += plain.count + 1
                     }
                 }
+            }
+        }
+        if !comments.isEmpty {
+            for i in links.indices where comments.contains(where: { $0.contains(links[i].targetRange.lowerBound) }) {
+                links[i].inComment = true
             }
         }
         let joined = snippetParts.joined(separator: " ")
@@ -70,6 +78,44 @@ public struct MarkdownScan: Sendable, Equatable {
         let caret = i - 1
         guard caret == start || b[caret - 1] == 0x20 || b[caret - 1] == 0x09 || b[caret - 1] == 0x3E else { return nil }
         return String(decoding: b[i..<e], as: UTF8.self)
+    }
+
+    /// Obsidian's comments: from one `%%` to the next, across lines and blocks (an unclosed one
+    /// runs to the end of the note); a `%%` in inline code or an HTML comment does not count.
+    static func obsidianComments(_ b: [UInt8], _ starts: [Int], _ blocks: [TextBlock]) -> [Range<Int>] {
+        var marks: [Int] = []
+        for block in blocks {
+            let start = starts[block.lines.lowerBound], end = lineEnd(b, starts, block.lines.upperBound)
+            let excluded = inlineExclusions(b, start, end)
+            var i = start
+            while i + 1 < end {
+                if b[i] == 0x25 && b[i + 1] == 0x25 && !excluded.contains(where: { $0.contains(i) }) {
+                    marks.append(i)
+                    i += 2
+                } else {
+                    i += 1
+                }
+            }
+        }
+        var ranges: [Range<Int>] = []
+        var k = 0
+        while k < marks.count {
+            ranges.append(marks[k]..<(k + 1 < marks.count ? marks[k + 1] + 2 : b.count))
+            k += 2
+        }
+        return ranges
+    }
+
+    /// The parts of `range` outside every range of `cut` (sorted, not overlapping).
+    static func outside(_ cut: [Range<Int>], _ range: Range<Int>) -> [Range<Int>] {
+        var pieces: [Range<Int>] = []
+        var from = range.lowerBound
+        for c in cut where c.overlaps(range) {
+            if c.lowerBound > from { pieces.append(from..<c.lowerBound) }
+            from = max(from, c.upperBound)
+        }
+        if from < range.upperBound { pieces.append(from..<range.upperBound) }
+        return pieces
     }
 
     /// Where line `line` ends, its line break left out.
@@ -334,10 +380,10 @@ public struct MarkdownScan: Sendable, Equatable {
         return plainTextByCharacters(b, p, end)
     }
 
-    /// `!`, `[`, `*`, `_`, backtick and `~`: the bytes `plainTextByCharacters` may remove.
+    /// `!`, `[`, `*`, `_`, backtick, `~` and `<`: the bytes `plainTextByCharacters` may remove.
     private static func isSnippetSyntax(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x21, 0x5B, 0x2A, 0x5F, 0x60, 0x7E: return true
+        case 0x21, 0x5B, 0x2A, 0x5F, 0x60, 0x7E, 0x3C: return true
         default: return false
         }
     }
@@ -373,6 +419,11 @@ public struct MarkdownScan: Sendable, Equatable {
                let paren = chars[close...].firstIndex(of: ")") {
                 out += chars[chars.index(after: chars.startIndex)..<close]
                 chars = chars[chars.index(after: paren)...]
+                continue
+            }
+            // An inline HTML tag (`<button class=...>`, `</span>`) is markup, not text.
+            if c == "<", let next = chars.dropFirst().first, next.isLetter || next == "/", let close = chars.firstIndex(of: ">") {
+                chars = chars[chars.index(after: close)...]
                 continue
             }
             if c == "*" || c == "_" || c == "`" || c == "~" { chars = chars.dropFirst(); continue }

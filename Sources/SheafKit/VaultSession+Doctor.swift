@@ -83,14 +83,16 @@ extension VaultSession {
         for entry in catalog.notes {
             let note = entry.note
             let lines = LineLocator(text: CLIText.read(vault.absolute(entry.path)) ?? "", note: note)
-            for link in note.links {
+            // Links in `%% comments %%` are shown nowhere in Obsidian: not checked.
+            for link in note.links where !link.inComment {
+                linksOut.insert(entry.path)  // a note with a broken link does not "link to none"
                 guard let resolved = targets.resolve(link, from: entry.path) else {
                     findings.append(DoctorFinding(kind: .brokenLink, path: entry.path, line: lines.line(of: link),
                                                   message: "the link to \"\(link.target)\" reaches no file",
                                                   fix: "create the note, or point the link at an existing one", commit: nil))
                     continue
                 }
-                if resolved != entry.path { linked.insert(resolved); linksOut.insert(entry.path) }
+                if resolved != entry.path { linked.insert(resolved) }
                 guard let fragment = link.fragment, !fragment.isEmpty, let target = notesByPath[resolved] else { continue }
                 if fragment.hasPrefix("^") {
                     let id = String(fragment.dropFirst())
@@ -148,8 +150,9 @@ extension VaultSession {
         }
     }
 
-    /// Obsidian names a heading by its text; `#A#B` names B under A. Compared without case, with
-    /// the characters a link cannot hold (`# | ^ : [ ] %`) read as blanks.
+    /// Obsidian names a heading by its text; `#A#B` names B under A. It finds the heading with
+    /// case, punctuation and blanks ignored (`#hasTag` opens the heading `` `hasTag()` ``), so
+    /// they are compared by their letters and digits alone.
     static func hasHeading(_ fragment: String, in note: Note) -> Bool {
         let wanted = headingKey(lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment))
         return note.headings.contains { headingKey($0) == wanted }
@@ -160,8 +163,12 @@ extension VaultSession {
     }
 
     static func headingKey(_ text: String) -> String {
-        let blanked = text.lowercased().map { "#|^:[]%".contains($0) ? " " : $0 }
-        return String(blanked).split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        let lower = text.lowercased()
+        let key = String(String.UnicodeScalarView(lower.unicodeScalars.filter {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil
+        }))
+        // A heading of symbols alone (`## ★★★`) is named by its text.
+        return key.isEmpty ? String(lower.trimmingBlanks) : key
     }
 
     /// `<<<<<<< `, `=======` or `>>>>>>> ` at the start of a line, as git writes them.

@@ -197,3 +197,49 @@ extension DayOneTests {
         #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
     }
 }
+
+extension DayOneTests {
+    /// Item 5: doctor matched heading links more strictly than Obsidian (which ignores case,
+    /// punctuation and blanks: `[[Functions#hasTag]]` opens `` `hasTag()` ``), checked links
+    /// inside `%% comments %%` that Obsidian shows nowhere, had no filter by kind or folder, and
+    /// said "links to none" of a note whose broken link it reported. Item 9 (snippets): a snippet
+    /// began with a `%%` comment or raw HTML.
+    @Test func doctorMatchesHeadingsAsObsidianSkipsCommentsAndFilters() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Functions\n\n## `hasTag()`\n\ntext\n\n## What is the Obsidian Hub?\n\nmore\n", to: vault + "/Hub/Functions.md")
+        CLI.write("""
+            %% editor's note: [[Functions#No such heading]] %%
+            <button class="cta">Click</button> Use [[Functions#hasTag]] and ![[Functions#What is the Obsidian Hub]].
+
+            %%
+            [[Nowhere at all]]
+
+            [[Functions#Still not there]]
+            %%
+            Real: [[Functions#Missing heading]]
+            """, to: vault + "/Hub/Linker.md")
+        CLI.write("# Lonely\n\nSee [[Gone for good]].\n", to: vault + "/Lonely.md")
+        let all = CLI.run(["doctor", "--json"], in: vault)
+        let findings = try #require((try JSONSerialization.jsonObject(with: all.output) as? [String: Any])?["findings"] as? [[String: Any]])
+        let linker = findings.filter { $0["path"] as? String == "Hub/Linker.md" }
+        #expect(linker.count == 1, "\(linker)")
+        #expect((linker.first?["message"] as? String)?.contains("Missing heading") == true)
+        let lonely = findings.filter { $0["path"] as? String == "Lonely.md" }.compactMap { $0["kind"] as? String }
+        #expect(lonely == ["broken-link"], "\(lonely)")
+
+        let filtered = CLI.run(["doctor", "--kind", "broken-heading", "--folder", "hub"], in: vault)
+        #expect(filtered.status == 1)
+        #expect(filtered.stdout.contains("Hub/Linker.md:9"), "\(filtered.stdout)")
+        #expect(!filtered.stdout.contains("Lonely.md"))
+        #expect(filtered.stdout.hasSuffix("1 broken-heading\n"), "\(filtered.stdout)")
+        #expect(CLI.run(["doctor", "--kind", "broken-block", "--folder", "Hub"], in: vault).status == 0)
+        #expect(CLI.run(["doctor", "--kind", "nonsense"], in: vault).status == 2)
+
+        let listed = CLI.run(["ls", "--json", "--folder", "Hub"], in: vault)
+        let notes = try #require((try JSONSerialization.jsonObject(with: listed.output) as? [String: Any])?["notes"] as? [[String: Any]])
+        let snippet = try #require(notes.first { $0["path"] as? String == "Hub/Linker.md" }?["snippet"] as? String)
+        #expect(snippet.hasPrefix("Click Use "), "\(snippet)")
+        #expect(!snippet.contains("editor's note") && !snippet.contains("<") && !snippet.contains("Nowhere"), "\(snippet)")
+    }
+}

@@ -17,12 +17,16 @@ struct Doctor: ParsableCommand {
 
     @Flag(help: "Repair what is safe: untrack files .gitignore ignores (they stay on disk), rebuild a damaged index. Never deletes or edits a note.")
     var fix = false
+    @Option(name: .customLong("kind"), help: "Only findings of this kind (repeatable): broken-link, broken-heading, orphan-note, ...")
+    var kinds: [DoctorFinding.Kind] = []
+    @Option(name: .customLong("folder"), help: "Only findings about files in this folder and its subfolders, in any case (repeatable).")
+    var folders: [String] = []
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let findings = try session.doctor(fix: fix)
+        let findings = try session.doctor(fix: fix).filter(isAsked)
         try reportWarnings(session)
         if json {
             Terminal.json(DoctorJSON(findings: findings.map(DoctorFindingJSON.init)))
@@ -41,7 +45,19 @@ struct Doctor: ParsableCommand {
         }
         if findings.contains(where: { !$0.fixed }) { throw ExitCode(1) }
     }
+
+    /// Whether a finding is of a kind and in a folder asked for (everything when none is given).
+    func isAsked(_ finding: DoctorFinding) -> Bool {
+        guard kinds.isEmpty || kinds.contains(finding.kind) else { return false }
+        let path = finding.path.lowercased()
+        return folders.isEmpty || folders.contains { folder in
+            let f = folder.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            return f.isEmpty || path == f || path.hasPrefix(f + "/")
+        }
+    }
 }
+
+extension DoctorFinding.Kind: ExpressibleByArgument {}
 
 struct DoctorFindingJSON: Encodable {
     let kind: String
