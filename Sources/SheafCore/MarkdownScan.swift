@@ -9,7 +9,8 @@
 public struct MarkdownScan: Sendable, Equatable {
     public var tags: [String] = []
     public var links: [Link] = []
-    /// The text of the first level-1 ATX heading.
+    /// The first level-1 ATX heading as a reader sees it (link text, not link syntax), when no
+    /// body text comes before it: an H1 below text (a footer's "This note in GitHub") is no title.
     public var firstHeading: String?
     /// Every heading's text, in order (what `[[Note#Heading]]` names).
     public var headings: [String] = []
@@ -28,6 +29,7 @@ public struct MarkdownScan: Sendable, Equatable {
         var seenTags = Set<String>()
         let blocks = MarkdownBlocks.textBlocks(bytes).filter { $0.lines.upperBound < starts.count }
         let comments = Self.obsidianComments(bytes, starts, blocks)
+        var bodyTextSeen = false
         for block in blocks {
             let regionStart = starts[block.lines.lowerBound]
             let regionEnd = Self.lineEnd(bytes, starts, block.lines.upperBound)
@@ -43,16 +45,17 @@ public struct MarkdownScan: Sendable, Equatable {
                     let text = atx > 0 ? Self.headingText(bytes, p, end)
                         : String(String(decoding: bytes[p..<end], as: UTF8.self).trimmingBlanks)
                     headings.append(text)
-                    if level == 1, atx == 1, firstHeading == nil { firstHeading = text }
+                    if level == 1, atx == 1, firstHeading == nil, !bodyTextSeen { firstHeading = Self.readable(text) }
                 }
                 if let id = Self.blockID(bytes, start, end) { blockIDs.append(id) }
                 Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag in
                     if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
                 }
                 if case .heading = block.kind { continue }
-                for piece in Self.outside(comments, p..<end) where snippetCount < Self.snippetLength {
+                for piece in Self.outside(comments, p..<end) where snippetCount < Self.snippetLength || !bodyTextSeen {
                     let plain = Self.plainText(bytes, piece.lowerBound, piece.upperBound)
                     if !plain.isEmpty {
+                        bodyTextSeen = true
                         snippetParts.append(plain)
                         snippetCount += plain.count + 1
                     }
@@ -78,6 +81,33 @@ public struct MarkdownScan: Sendable, Equatable {
         let caret = i - 1
         guard caret == start || b[caret - 1] == 0x20 || b[caret - 1] == 0x09 || b[caret - 1] == 0x3E else { return nil }
         return String(decoding: b[i..<e], as: UTF8.self)
+    }
+
+    /// A heading's text as a reader sees it: `[[Target|Label]]` as `Label`, `[[Target]]` as
+    /// `Target`, `[text](url)` as `text`, embeds left out.
+    static func readable(_ text: String) -> String {
+        guard text.contains("[") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let c = rest.first {
+            if rest.hasPrefix("![["), let close = rest.range(of: "]]") {
+                rest = rest[close.upperBound...]
+            } else if rest.hasPrefix("[["), let close = rest.range(of: "]]") {
+                let inner = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound]
+                let parts = inner.split(separator: "|", maxSplits: 1)
+                out += parts.count == 2 ? parts[1] : (inner.split(separator: "#").first ?? inner)
+                rest = rest[close.upperBound...]
+            } else if c == "[", let close = rest.firstIndex(of: "]"), rest[rest.index(after: close)...].first == "(",
+                      let paren = rest[close...].firstIndex(of: ")") {
+                out += rest[rest.index(after: rest.startIndex)..<close]
+                rest = rest[rest.index(after: paren)...]
+            } else {
+                out.append(c)
+                rest = rest.dropFirst()
+            }
+        }
+        let trimmed = String(out.trimmingBlanks)
+        return trimmed.isEmpty ? text : trimmed
     }
 
     /// Obsidian's comments: from one `%%` to the next, across lines and blocks (an unclosed one

@@ -29,7 +29,7 @@ extension NoteIndex {
     /// change to them comes with a schema migration that empties the table), SQLite's (its
     /// tokenizers) and this Foundation's diacritic folding of Greek.
     static func textRules(_ db: Database) throws -> String {
-        "text 1, sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"), greek \(greekFolding)"
+        "text 2, sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"), greek \(greekFolding)"
     }
 
     /// The fingerprint of the Greek folding: every Greek letter, folded, hashed.

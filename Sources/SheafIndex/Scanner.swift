@@ -44,8 +44,13 @@ struct IndexedNote: Sendable {
     }
 
     /// title, aliases, tags, path, meta, body, cjk: Greek folded, tag and path parts as words.
+    /// The file name joins the aliases when it differs from the title: people name a note by
+    /// either (Obsidian shows the file name), so it ranks as a title does (`title:` still
+    /// searches the title alone).
     static func ftsColumns(_ note: Note, path: String) -> [String] {
-        let aliases = note.aliases.joined(separator: "\n")
+        let stem = VaultPath.stem(path)
+        let names = stem.lowercased() == note.title.lowercased() ? note.aliases : note.aliases + [stem]
+        let aliases = names.joined(separator: "\n")
         let meta = note.frontMatter.entries
             .filter { !["id", "title", "tags", "aliases"].contains($0.key) }
             .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }

@@ -125,6 +125,12 @@ enum Schema {
         migrator.registerMigration("v5-fts-deletes") { db in
             try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rules', 'mixed')")
         }
+        // Titles as a reader sees them (an H1 below body text is no title; link syntax in an H1
+        // becomes its text), and the file name searched with the aliases, at the title's weight: stored titles and
+        // FTS rows are stale, so the next scan reads every file again (text rules "text 2").
+        migrator.registerMigration("v6-readable-titles") { db in
+            try forgetEveryFile(db)
+        }
         return migrator
     }
 

@@ -243,3 +243,30 @@ extension DayOneTests {
         #expect(!snippet.contains("editor's note") && !snippet.contains("<") && !snippet.contains("Nowhere"), "\(snippet)")
     }
 }
+
+extension DayOneTests {
+    /// Item 8: a footer H1 ("This note in GitHub") became the title, titles kept raw link syntax
+    /// (`[[dataview|Dataview]]`), and a note whose file name is the word searched ranked below
+    /// notes that only mention it.
+    @Test func titlesAreWhatAReaderSeesAndFileNamesRankAsTitles() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("Some text first.\n\n# This note in GitHub\n\n[Edit](https://example.com)\n", to: vault + "/Plugins/Canvas plugin.md")
+        CLI.write("# Using [[dataview|Dataview]] and [[Tasks]]\n\nbody\n", to: vault + "/Plugins/Queries.md")
+        CLI.write("---\ntitle: Projects, Areas, Resources, Archives\n---\nA way to file notes by how actionable they are.\n",
+                  to: vault + "/05 - Concepts/PARA.md")
+        for i in 1...4 {
+            CLI.write("# Weekly review \(i)\n\nMoved two notes with PARA today; PARA folders, PARA again, and PARA.\n",
+                      to: vault + "/Reviews/Week \(i).md")
+        }
+        let listed = CLI.run(["ls", "--json", "--folder", "Plugins"], in: vault)
+        let notes = try #require((try JSONSerialization.jsonObject(with: listed.output) as? [String: Any])?["notes"] as? [[String: Any]])
+        let titles = Dictionary(uniqueKeysWithValues: notes.map { ($0["path"] as? String ?? "", $0["title"] as? String ?? "") })
+        #expect(titles["Plugins/Canvas plugin.md"] == "Canvas plugin")
+        #expect(titles["Plugins/Queries.md"] == "Using Dataview and Tasks")
+        #expect(CLI.run(["show", "Using Dataview and Tasks", "--json"], in: vault).status == 0)
+
+        let found = CLI.run(["search", "--paths", "PARA"], in: vault)
+        #expect(found.stdout.split(separator: "\n").first == "05 - Concepts/PARA.md", "\(found.stdout)")
+    }
+}
