@@ -2,8 +2,9 @@
 // entry passes the vault-path guard (no `..`, no `.git` or `.sheaf` in any spelling, names that
 // fit the file system, UTF-8), has a mode Sheaf knows, and, for a symlink, points somewhere
 // inside the vault and out of `.git`/`.sheaf`. What fails is refused: left out of the commit
-// Sheaf moves to, reported, never written. Gitlinks (submodules) are kept in the tree but never
-// written into the work tree.
+// Sheaf merges or moves to (a file the local commit holds at that path stays as it was),
+// reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
+// work tree.
 import SheafCore
 import SheafGit
 
@@ -29,7 +30,8 @@ struct TreeSafety {
     /// already), only the entries that differ from it are checked: an entry the local tree holds
     /// with the same path, mode and blob gets the same verdict, so it is not looked at again (at
     /// 10k notes the whole-tree check was a quarter of a pull's CPU). `safe` is filled only when
-    /// something is refused (the tree is then rebuilt without it).
+    /// something is refused (the tree is then rebuilt without it); at a refused path `accepted`
+    /// holds, it keeps `accepted`'s entry: the change is refused, the file stays as it was.
     func check(commit: String, accepted: String? = nil) throws(GitError) -> Verdict {
         guard let accepted else { return try checkAll(commit: commit) }
         var verdict = Verdict()
@@ -41,6 +43,7 @@ struct TreeSafety {
         }
         guard !refusedPaths.isEmpty else { return verdict }
         verdict.safe = try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) }
+            + repository.treeEntries(inCommit: accepted).filter { refusedPaths.contains($0.path) }
         return verdict
     }
 
