@@ -30,8 +30,9 @@ struct TreeSafety {
     /// already), only the entries that differ from it are checked: an entry the local tree holds
     /// with the same path, mode and blob gets the same verdict, so it is not looked at again (at
     /// 10k notes the whole-tree check was a quarter of a pull's CPU). `safe` is filled only when
-    /// something is refused (the tree is then rebuilt without it); at a refused path `accepted`
-    /// holds, it keeps `accepted`'s entry: the change is refused, the file stays as it was.
+    /// something is refused (the tree is then rebuilt without it). A refusal never costs the vault
+    /// a file: at a refused path `accepted` holds, `accepted`'s entry stays, and a file the commit
+    /// moved onto a refused path (git's rename detection) stays where it was.
     func check(commit: String, accepted: String? = nil) throws(GitError) -> Verdict {
         guard let accepted else { return try checkAll(commit: commit) }
         var verdict = Verdict()
@@ -42,8 +43,14 @@ struct TreeSafety {
             refusedPaths.insert(entry.path)
         }
         guard !refusedPaths.isEmpty else { return verdict }
+        var kept = refusedPaths
+        let refusedTexts = Set(verdict.refused.map { Array($0.path.utf8) })  // as the diff spells them
+        for change in try repository.changes(from: accepted, to: commit)
+        where change.kind == .renamed && refusedTexts.contains(Array(change.path.utf8)) {
+            kept.insert(Array(change.oldPath.utf8))
+        }
         verdict.safe = try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) }
-            + repository.treeEntries(inCommit: accepted).filter { refusedPaths.contains($0.path) }
+            + repository.treeEntries(inCommit: accepted).filter { kept.contains($0.path) }
         return verdict
     }
 

@@ -73,4 +73,28 @@ import Testing
             #expect(Replicas.git(["cat-file", "-p", "main:Budget.md"], in: r.bare).stdout == "# Budget\n")
         }
     }
+
+    /// A remote commit that moves a note onto a path Sheaf refuses: the move is refused whole,
+    /// and the note stays where it was (taken as a deletion beside a refused addition, it left the
+    /// vault and the push deleted it everywhere), on a fast-forward and on a merge.
+    @Test func aNoteTheRemoteMovesOntoAnUnsafePathStaysWhereItWas() {
+        let r = Replicas(2, samples: false)
+        let text = "# Budget\n\nrent: 500\nfood: 300\n"
+        r.write(0, "Budget.md", text)
+        r.write(0, "Plan.md", "# Plan\n\nfly on Monday\n")
+        r.syncAll()
+        for (name, target, localCommit) in [("Budget.md", ".git/Budget.md", false), ("Plan.md", "../Plan.md", true)] {
+            if localCommit {
+                r.write(1, "Local.md", "# Local\n")
+                #expect(CLI.run(["commit"], in: r[1]).status == 0)
+            }
+            plantCommit(in: r.bare, [(target, r.file(1, name))], removing: [name])
+            let pulled = r.sync(1)
+            #expect(pulled.status == 0, "\(pulled.stderr)")
+            #expect(pulled.stderr.contains("unsafe path from the remote: \(target)"), "\(pulled.stderr)")
+            #expect(FileManager.default.fileExists(atPath: r[1] + "/" + name), "\(name)")
+            #expect(Self.remoteTree(r).contains(name), "\(name): \(Self.remoteTree(r))")
+        }
+        #expect(r.file(1, "Budget.md") == text)
+    }
 }
