@@ -72,14 +72,15 @@ extension VaultSession {
         return findings
     }
 
-    /// The tracked-but-ignored paths the user named: each name is one of them, or a folder
-    /// holding some (a trailing `/` is allowed). A name that is neither is refused.
+    /// The tracked-but-ignored paths the user named (relative to the vault): each name is one
+    /// of them, or a folder holding some (`./` and a trailing `/` allowed). A name that is
+    /// neither is refused.
     static func named(_ names: [String], among ignored: [String]) throws(SheafError) -> [String] {
         var chosen: [String] = []
         for name in names {
-            let trimmed = name.hasSuffix("/") ? String(name.dropLast()) : name
-            let matches = ignored.filter { $0.isIdentical(to: trimmed) || $0.utf8.starts(with: (trimmed + "/").utf8) }
-            guard !trimmed.isEmpty, !matches.isEmpty else {
+            let path = VaultPath.normalize(name) ?? ""
+            let matches = ignored.filter { $0.isIdentical(to: path) || $0.utf8.starts(with: (path + "/").utf8) }
+            guard !path.isEmpty, !matches.isEmpty else {
                 throw SheafError("not a file git tracks although .gitignore ignores it", path: name,
                                  hint: "`sheaf doctor` lists them (tracked-but-ignored)")
             }

@@ -97,7 +97,7 @@ import Testing
         #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == ".obsidian/graph.json\n")
         #expect(FileManager.default.fileExists(atPath: vault + "/.obsidian/workspace.json"))
         #expect(CLI.snapshot(vault) == notes)
-        #expect(CLI.run(["doctor", "--untrack", ".obsidian/"], in: vault).status == 1)
+        #expect(CLI.run(["doctor", "--untrack", "./.obsidian/"], in: vault).status == 1)
         #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == "")
         let again = CLI.run(["doctor", "--json"], in: vault).stdout
         #expect(!again.contains("tracked-but-ignored") && again.contains("broken-link"))

@@ -20,7 +20,7 @@ struct Doctor: ParsableCommand {
     @Flag(help: "Repair what is safe: rebuild a damaged index or git's index. Never deletes or edits a note, never untracks a file.")
     var fix = false
     @Option(name: .customLong("untrack"), help: ArgumentHelp(
-        "Stop tracking this file (or the files below this folder) that git tracks although .gitignore ignores it; it stays on disk here, the removal is staged for the next commit, and every device that syncs it deletes the file. Repeatable.",
+        "Stop tracking this file (or the files below this folder; relative to the vault) that git tracks although .gitignore ignores it; it stays on disk here, the removal is staged for the next commit, and every device that syncs it deletes the file. Repeatable.",
         valueName: "path"))
     var untrack: [String] = []
     @Flag(help: "Print JSON.") var json = false
