@@ -241,7 +241,7 @@ extension Repository {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return nil  // a folder now: its files are new
         // Readable: the status did not report it missing from the work tree, so this deletion was
-        // staged (`git rm --cached`, `doctor --fix` untracking an ignored file) and stands.
+        // staged (`git rm --cached`, `doctor --untrack` untracking an ignored file) and stands.
         case S_IFREG, S_IFLNK: return access(path, R_OK) == 0 ? nil : "cannot be read (\(String(cString: strerror(errno))))"
         default: return "is not a file (a FIFO, socket or device)"
         }

@@ -40,33 +40,53 @@ public struct DoctorFinding: Sendable, Equatable {
 
 extension VaultSession {
     /// Every finding, sorted by path, then line, then kind. With `fix`, repairs what is safe and
-    /// marks it `fixed`: tracked files that .gitignore ignores leave git's index (the files stay,
-    /// the removal is staged for the next commit), a damaged index is rebuilt from the files, and
-    /// a damaged `.git/index` from the last commit (Repository+IndexRepair).
+    /// marks it `fixed`: a damaged index is rebuilt from the files, and a damaged `.git/index`
+    /// from the last commit (Repository+IndexRepair). Files git tracks that .gitignore ignores
+    /// stay tracked: the rule may have come with a sync, and their removal, once committed, would
+    /// delete them from every other device. Only those `untrack` names (a file, or a folder for
+    /// the files below it) leave git's index (the files stay here, the removal is staged for the
+    /// next commit); a name that is no such file is an error, and nothing is changed.
     /// Nothing else is touched; no note is ever deleted or edited.
-    public func doctor(fix: Bool) throws(SheafError) -> [DoctorFinding] {
+    public func doctor(fix: Bool, untrack named: [String] = []) throws(SheafError) -> [DoctorFinding] {
         var findings = try doctor()
-        guard fix else { return findings }
-        if findings.contains(where: { $0.kind == .gitIndex }), let repo = try repository() {
+        let untrack = try Self.named(named, among: findings.filter { $0.kind == .trackedButIgnored }.map(\.path))
+        if fix, findings.contains(where: { $0.kind == .gitIndex }), let repo = try repository() {
             try withWriterLock { (_) throws(SheafError) in
                 do throws(GitError) { if Self.gitIndexIsDamaged(repo) { _ = try repo.rebuildDamagedIndex() } }
                 catch { throw SheafError("cannot rebuild git's index", path: repo.gitDirectory + "/index", cause: error.description) }
             }
             for i in findings.indices where findings[i].kind == .gitIndex { findings[i].fixed = true }
         }
-        let untrack = findings.filter { $0.kind == .trackedButIgnored }.map(\.path)
         if !untrack.isEmpty, let repo = try repository() {
             try withWriterLock { (_) throws(SheafError) in
                 do throws(GitError) { try repo.untrack(untrack) }
                 catch { throw SheafError("cannot update git's index", path: vault.root, cause: error.description) }
             }
-            for i in findings.indices where findings[i].kind == .trackedButIgnored { findings[i].fixed = true }
+            for i in findings.indices where findings[i].kind == .trackedButIgnored
+                && untrack.contains(where: { $0.isIdentical(to: findings[i].path) }) { findings[i].fixed = true }
         }
-        if findings.contains(where: { $0.kind == .index }) {
+        if fix, findings.contains(where: { $0.kind == .index }) {
             _ = try freshIndex(rebuild: true)
             for i in findings.indices where findings[i].kind == .index { findings[i].fixed = true }
         }
         return findings
+    }
+
+    /// The tracked-but-ignored paths the user named (relative to the vault): each name is one
+    /// of them, or a folder holding some (`./` and a trailing `/` allowed). A name that is
+    /// neither is refused.
+    static func named(_ names: [String], among ignored: [String]) throws(SheafError) -> [String] {
+        var chosen: [String] = []
+        for name in names {
+            let path = VaultPath.normalize(name) ?? ""
+            let matches = ignored.filter { $0.isIdentical(to: path) || $0.utf8.starts(with: (path + "/").utf8) }
+            guard !path.isEmpty, !matches.isEmpty else {
+                throw SheafError("not a file git tracks although .gitignore ignores it", path: name,
+                                 hint: "`sheaf doctor` lists them (tracked-but-ignored)")
+            }
+            chosen += matches.filter { path in !chosen.contains { $0.isIdentical(to: path) } }
+        }
+        return chosen
     }
 
     /// Every finding, sorted by path, then line, then kind.
@@ -253,7 +273,7 @@ extension VaultSession {
                 guard try repo.isIgnored(path), try repo.isTracked(path) else { continue }
                 findings.append(DoctorFinding(kind: .trackedButIgnored, path: path, line: nil,
                                               message: "git tracks it although .gitignore ignores it",
-                                              fix: "run `sheaf doctor --fix` (or `git rm --cached`), then commit; the file stays on disk", commit: nil))
+                                              fix: "it stays tracked; to stop tracking it, `sheaf doctor --untrack \(path)` then commit (it stays on disk here, but every device that syncs the removal deletes it); to keep it, un-ignore it in .gitignore", commit: nil))
             }
         } catch {
             throw SheafError("cannot read the vault's git history", path: vault.root, cause: error.description)

@@ -1,7 +1,8 @@
 // `sheaf pull --dry-run`: fetch, then work out what a pull would do to each path (merged,
 // conflict, resurrected, renamed, added, deleted, updated) without a commit, a write to the work
 // tree or a move of the branch. A pull commits uncommitted changes first; the preview merges the
-// last commit and names the uncommitted paths, whose outcome it cannot know.
+// last commit and names the uncommitted paths, whose outcome it cannot know. The remote's commit
+// is checked as the pull checks it (`Syncer.preview`): refused paths are reported, not previewed.
 import Foundation
 import SheafCore
 import SheafGit

@@ -2,9 +2,10 @@
 // `FrontMatterMerge` first merges the YAML lines like any text; where that is not clean or not a
 // valid mapping with unique keys, each top-level key is merged on its own here (docs/merging.md,
 // "Front-matter"): a key one side changed takes that side's lines verbatim; lists merge as
-// multisets; `modified`/`updated` (and any key whose three values are dates) take the later time,
-// and a timestamp one side removed stays removed; any other key both sides changed differently is
-// a conflict.
+// multisets; keys that record a change time (`modified`, `updated`, `lastmod` and their usual
+// spellings) take the later time, and such a timestamp one side removed stays removed; any other
+// key both sides changed differently is a conflict, dates included (a publish `date:` is a
+// decision, not a clock).
 import Foundation
 import SheafCore
 
@@ -34,8 +35,19 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
 
     /// Keys that hold sets whose items compare without case and without a leading `#`.
     private static let caseInsensitiveLists: Set<String> = ["tags", "aliases"]
-    /// Keys whose later time wins.
-    private static let timeKeys: Set<String> = ["modified", "updated"]
+    /// Keys that record when the note last changed, as `recordsChangeTime` spells them: of two
+    /// changes the later time wins. Any other date is a value like any other.
+    private static let changeTimeKeys: Set<String> = [
+        "modified", "updated", "lastmod", "lastmodified", "lastupdated", "modifiedat", "updatedat",
+        "lastmodifiedat", "lastupdatedat", "datemodified", "dateupdated", "modifieddate", "updateddate",
+        "modifiedon", "updatedon", "mtime",
+    ]
+
+    /// Whether a key records a change time, in any of its usual spellings: case, `_`, `-` and
+    /// spaces aside (`lastmod`, `last_modified`, `lastModified`, `date modified`, `updated-at`).
+    static func recordsChangeTime(_ key: String) -> Bool {
+        changeTimeKeys.contains(String(key.lowercased().filter { !"_- ".contains($0) }))
+    }
 
     /// `primary`'s front-matter with `secondary`'s changes applied where they do not conflict.
     /// The conflicting keys keep `primary`'s value.
@@ -74,9 +86,9 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
                 continue
             }
             guard let pv = pValues[key], let sv = sValues[key] else {
-                // One side removed a timestamp the other bumped (moved later): the removal wins.
-                if let bv = bValues[key].flatMap(date), let changed = (pValues[key] ?? sValues[key]).flatMap(date),
-                   changed > bv {
+                // One side removed a change time the other bumped (moved later): the removal wins.
+                if recordsChangeTime(key), let bv = bValues[key].flatMap(date),
+                   let changed = (pValues[key] ?? sValues[key]).flatMap(date), changed > bv {
                     if sl == nil { editor.remove(key) }
                     continue
                 }
@@ -97,9 +109,8 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
                 }
                 continue
             }
-            // `modified`/`updated`, and any key whose three values are dates: the later wins.
-            if timeKeys.contains(key.lowercased()) || bValues[key].flatMap(date) != nil,
-               let pt = date(pv), let st = date(sv) {
+            // A change time both sides moved: the later wins.
+            if recordsChangeTime(key), let pt = date(pv), let st = date(sv) {
                 if st > pt, let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
                 continue
             }

@@ -81,7 +81,9 @@ public struct Syncer {
     }
 
     /// Fetches and works out what `pull` would do to each path, without making a commit, writing
-    /// the work tree or moving the branch (`pull --dry-run`). The local side is HEAD.
+    /// the work tree or moving the branch (`pull --dry-run`). The local side is HEAD. The remote's
+    /// commit passes the pull's own tree safety: what the pull would refuse is reported as refused
+    /// (never as an outcome), submodules as kept in git.
     public func preview() throws(SyncError) -> PullReport {
         try fetchAndMerge(dryRun: true)
     }
@@ -131,38 +133,57 @@ public struct Syncer {
             if let local, try repository.isAncestor(theirs, of: local) {
                 return PullReport(kind: .upToDate, remoteCommit: theirs, head: local)
             }
+            // The remote's commit is taken apart before anything of it is merged, previewed or
+            // written: what Sheaf refuses is left out of a commit on top of it, and all that follows
+            // works from that commit. The merge never meets a path git cannot index, and it records
+            // that commit as its remote parent, so later merges find the refused entries absent on
+            // both sides, never deleted here.
+            let incoming = try sanitized(Target(commit: theirs, ownParents: nil, message: nil), branch: branch, accepted: local)
             var report: PullReport
-            var target: Target
+            var target = incoming
             let fastForward = try local.map { (l) throws(GitError) in try repository.isAncestor(l, of: theirs) } ?? true
             if fastForward {
-                report = PullReport(kind: .fastForward, remoteCommit: theirs, head: theirs,
-                                    outcomes: try outcomes(from: local, to: theirs))
-                target = Target(commit: theirs, ownParents: nil, message: nil)
-                if dryRun { report.head = local; return report }
+                report = PullReport(kind: .fastForward, remoteCommit: theirs, head: incoming.commit,
+                                    outcomes: try outcomes(from: local, to: incoming.commit), refused: incoming.refused)
             } else {
                 let details = try repository.commitDetails(theirs)
                 let merge = TreeMerge(repository: repository, remoteTime: details.time, remoteDevice: Self.device(of: details))
-                let merged = try merge.merge(base: base, ours: local!, theirs: theirs)
-                if dryRun { return PullReport(kind: .merged, remoteCommit: theirs, head: local, outcomes: merged.outcomes) }
-                let message = CommitMessage.merge(device: device, remote: remote, branch: branch, outcomes: merged.outcomes)
-                let commit = try repository.createCommit(tree: merged.tree, parents: [local!, theirs], message: message,
-                                                         fallbackName: device)
-                report = PullReport(kind: .merged, remoteCommit: theirs, head: commit, outcomes: merged.outcomes)
-                target = Target(commit: commit, ownParents: [local!, theirs], message: message)
+                let merged = try merge.merge(base: base, ours: local!, theirs: incoming.commit)
+                report = PullReport(kind: .merged, remoteCommit: theirs, head: local, outcomes: merged.outcomes, refused: incoming.refused)
+                if !dryRun {
+                    // The merge makes files of its own (merged texts and symlinks, conflict files):
+                    // its commit passes the same check.
+                    let parents = [local!, incoming.commit]
+                    let message = CommitMessage.merge(device: device, remote: self.remote, branch: branch, outcomes: merged.outcomes)
+                    let commit = try repository.createCommit(tree: merged.tree, parents: parents, message: message, fallbackName: device)
+                    target = try sanitized(Target(commit: commit, ownParents: parents, message: message), branch: branch, accepted: local)
+                    report.refused += target.refused
+                    let refusedPaths = Set(target.refused.map(\.path))
+                    report.outcomes.removeAll { refusedPaths.contains($0.path) }
+                }
             }
-            let safe = try sanitized(target, branch: branch, accepted: local)
-            report.head = safe.commit
-            report.refused = safe.refused
-            let refusedPaths = Set(safe.refused.map(\.path))
-            report.outcomes.removeAll { refusedPaths.contains($0.path) }
+            if dryRun {
+                report.head = local
+                report.gitlinks = try gitlinks(from: local, to: incoming.commit)
+                return report
+            }
+            report.head = target.commit
             let update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
-            let result = try wrap { try update.run(from: local, to: safe.commit) }
+            let result = try wrap { try update.run(from: local, to: target.commit) }
             report.keptLocalEdits = result.keptLocalEdits
             report.refused += result.refused
             report.gitlinks = result.gitlinks
             report.changes = result.changes
             return report
         }
+    }
+
+    /// The submodules (gitlinks) `to` brings that `from` does not hold as they are: what a pull
+    /// keeps in git without writing them.
+    private func gitlinks(from: String?, to: String) throws(GitError) -> [String] {
+        let entries: [TreeEntry]
+        if let from { entries = try repository.changedEntries(from: from, to: to) } else { entries = try repository.treeEntries(inCommit: to) }
+        return entries.filter(\.isGitlink).map { String(decoding: $0.path, as: UTF8.self) }
     }
 
     /// The commit a pull moves to: its own merge commit, or the remote's commit.
@@ -175,8 +196,10 @@ public struct Syncer {
 
     /// The target without the entries Sheaf refuses to write (see TreeSafety): Sheaf's own merge
     /// commit is remade without them; a remote's commit gets a commit on top that leaves them
-    /// out, so neither the work tree nor `.git/index` ever holds them and the next push drops them.
-    /// Entries the local commit `accepted` already holds as they are are not checked again.
+    /// out, so neither the merge, the work tree nor `.git/index` ever holds them and the next push
+    /// drops them. A refused entry at a path the local commit `accepted` holds keeps the local
+    /// entry there (a refused change is no deletion). Entries `accepted` holds as they are are not
+    /// checked again.
     private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
         let verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
         guard !verdict.refused.isEmpty else { return (target.commit, []) }

@@ -2,8 +2,9 @@
 // entry passes the vault-path guard (no `..`, no `.git` or `.sheaf` in any spelling, names that
 // fit the file system, UTF-8), has a mode Sheaf knows, and, for a symlink, points somewhere
 // inside the vault and out of `.git`/`.sheaf`. What fails is refused: left out of the commit
-// Sheaf moves to, reported, never written. Gitlinks (submodules) are kept in the tree but never
-// written into the work tree.
+// Sheaf merges or moves to (a file the local commit holds at that path stays as it was),
+// reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
+// work tree.
 import SheafCore
 import SheafGit
 
@@ -29,7 +30,9 @@ struct TreeSafety {
     /// already), only the entries that differ from it are checked: an entry the local tree holds
     /// with the same path, mode and blob gets the same verdict, so it is not looked at again (at
     /// 10k notes the whole-tree check was a quarter of a pull's CPU). `safe` is filled only when
-    /// something is refused (the tree is then rebuilt without it).
+    /// something is refused (the tree is then rebuilt without it). A refusal never costs the vault
+    /// a file: at a refused path `accepted` holds, `accepted`'s entry stays, and a file the commit
+    /// moved onto a refused path (git's rename detection) stays where it was.
     func check(commit: String, accepted: String? = nil) throws(GitError) -> Verdict {
         guard let accepted else { return try checkAll(commit: commit) }
         var verdict = Verdict()
@@ -40,7 +43,14 @@ struct TreeSafety {
             refusedPaths.insert(entry.path)
         }
         guard !refusedPaths.isEmpty else { return verdict }
+        var kept = refusedPaths
+        let refusedTexts = Set(verdict.refused.map { Array($0.path.utf8) })  // as the diff spells them
+        for change in try repository.changes(from: accepted, to: commit)
+        where change.kind == .renamed && refusedTexts.contains(Array(change.path.utf8)) {
+            kept.insert(Array(change.oldPath.utf8))
+        }
         verdict.safe = try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) }
+            + repository.treeEntries(inCommit: accepted).filter { kept.contains($0.path) }
         return verdict
     }
 

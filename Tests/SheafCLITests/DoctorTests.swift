@@ -71,26 +71,58 @@ import Testing
         #expect(r.stdout == "no problems found\n")
     }
 
-    @Test func doctorFixUntracksIgnoredFilesAndTouchesNoNote() {
+    @Test func doctorUntracksOnlyTheIgnoredFilesNamedAndTouchesNoNote() {
         let temp = TempDir()
         let vault = temp.path + "/vault"
         CLI.write("# A\n[[B]] and [[Missing]]\n", to: vault + "/A.md")
         CLI.write("# B\n[[A]]\n", to: vault + "/B.md")
         CLI.write("{}", to: vault + "/.obsidian/workspace.json")
+        CLI.write("{}", to: vault + "/.obsidian/graph.json")
         #expect(CLI.run(["init"], in: vault).status == 0)
-        #expect(CLI.sh("git add -f .obsidian/workspace.json && \(Self.git) commit -qm ws", in: vault).status == 0)
-        CLI.write(CLI.read(vault + "/.gitignore") + ".obsidian/workspace.json\n", to: vault + "/.gitignore")
+        #expect(CLI.sh("git add -f .obsidian && \(Self.git) commit -qm ws", in: vault).status == 0)
+        CLI.write(CLI.read(vault + "/.gitignore") + ".obsidian/\n", to: vault + "/.gitignore")
         #expect(CLI.sh("git add .gitignore && \(Self.git) commit -qm ignore", in: vault).status == 0)
         let notes = CLI.snapshot(vault)
 
-        let r = CLI.run(["doctor", "--fix"], in: vault)
-        #expect(r.status == 1)  // the broken link is still there: --fix does not edit notes
+        let fixed = CLI.run(["doctor", "--fix"], in: vault)
+        #expect(fixed.status == 1)
+        #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == ".obsidian/graph.json\n.obsidian/workspace.json\n")
+        #expect(fixed.stdout.contains("sheaf doctor --untrack .obsidian/workspace.json"), "\(fixed.stdout)")
+        let unknown = CLI.run(["doctor", "--untrack", "A.md"], in: vault)
+        #expect(unknown.status == 2 && unknown.stderr.contains("not a file git tracks although .gitignore ignores it"))
+
+        let r = CLI.run(["doctor", "--untrack", ".obsidian/workspace.json"], in: vault)
+        #expect(r.status == 1)  // the broken link and graph.json are still there
         #expect(r.stdout.contains("fixed (commit to record it)"))
-        #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == "")
+        #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == ".obsidian/graph.json\n")
         #expect(FileManager.default.fileExists(atPath: vault + "/.obsidian/workspace.json"))
         #expect(CLI.snapshot(vault) == notes)
+        #expect(CLI.run(["doctor", "--untrack", "./.obsidian/"], in: vault).status == 1)
+        #expect(CLI.sh("git ls-files .obsidian", in: vault).stdout == "")
         let again = CLI.run(["doctor", "--json"], in: vault).stdout
         #expect(!again.contains("tracked-but-ignored") && again.contains("broken-link"))
+    }
+
+    /// A `.gitignore` that arrived by sync (`Daily/`) made `doctor --fix` untrack the daily notes;
+    /// the next sync committed their removal and the other devices deleted them from disk.
+    @Test func anIgnoreRuleFromASyncNeverMakesDoctorFixDeleteNotesOnOtherDevices() throws {
+        let r = Replicas(2, samples: false)
+        for day in ["01", "02"] { r.write(0, "Daily/2026-05-\(day).md", "# 2026-05-\(day)\n") }
+        r.syncAll()
+        r.write(0, ".gitignore", CLI.read(r[0] + "/.gitignore") + "Daily/\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+
+        let doctor = CLI.run(["doctor", "--fix", "--json"], in: r[1])
+        #expect(doctor.status == 1)
+        let findings = try JSONDecoder().decode(Report.self, from: Data(doctor.stdout.utf8)).findings
+        #expect(findings.filter { $0.kind == "tracked-but-ignored" }.map(\.path).sorted() == ["Daily/2026-05-01.md", "Daily/2026-05-02.md"])
+        r.edit(1, "Start.md") { $0 + "more\n" }
+        #expect(r.sync(1).status == 0)
+        #expect(r.sync(0).status == 0)
+        let remote = Replicas.git(["ls-tree", "-r", "--name-only", "main"], in: r.bare).stdout
+        #expect(remote.contains("Daily/2026-05-01.md") && remote.contains("Daily/2026-05-02.md"), "\(remote)")
+        #expect(r.file(0, "Daily/2026-05-01.md") == "# 2026-05-01\n" && r.file(1, "Daily/2026-05-02.md") == "# 2026-05-02\n")
     }
 
     /// A write killed between its two exchanges leaves the newest save under a hidden temporary

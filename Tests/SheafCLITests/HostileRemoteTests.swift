@@ -7,10 +7,11 @@ import SheafCore
 import TestSupport
 import Testing
 
-/// Adds entries to the bare remote's `main` with git plumbing, as a hostile remote would.
-/// `entries` are `(path, content)`; a path may hold any bytes git's tree format allows.
+/// Adds entries to the bare remote's `main` with git plumbing, as a hostile remote would (and
+/// removes those `removing` names). `entries` are `(path, content)`; a path may hold any bytes
+/// git's tree format allows.
 func plantCommit(in bare: String, _ entries: [(path: String, content: String)], symlinks: [(path: String, target: String)] = [],
-                 gitlinks: [String] = [], message: String = "sheaf: evil: 1 added") {
+                 gitlinks: [String] = [], removing: [String] = [], message: String = "sheaf: evil: 1 added") {
     // Build the nested trees bottom-up from `git ls-tree -r` of main plus the new entries.
     func git(_ args: [String], stdin: String? = nil) -> String {
         let r = runProcess("/usr/bin/git", args, in: bare, stdin: stdin,
@@ -28,6 +29,7 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
     for entry in entries { files[entry.path] = ("100644", "blob", git(["hash-object", "-w", "--stdin"], stdin: entry.content)) }
     for link in symlinks { files[link.path] = ("120000", "blob", git(["hash-object", "-w", "--stdin"], stdin: link.target)) }
     for path in gitlinks { files[path] = ("160000", "commit", git(["rev-parse", "main"])) }
+    for path in removing { files[path] = nil }
     func tree(_ prefix: String) -> String {
         var lines: [String] = []
         var folders = Set<String>()

@@ -70,6 +70,26 @@ import TestSupport
         #expect(CLI.read(temp.path + "/remote.md").contains("conflict-of: ours.md"))
     }
 
+    /// Later-wins held for every key whose values were dates: a publish `date:` both sides
+    /// changed, the body in conflict too, lost the local side's earlier date from the note and
+    /// the conflict file alike. Both drivers keep each side's date on its side.
+    @Test func bothDriversKeepEachSidesPublishDateWhenTheBodyAlsoConflicts() {
+        let temp = TempDir()
+        func note(_ date: String, _ body: String) -> String { "---\ntitle: T\ndate: \(date)\n---\n\(body)\n" }
+        for program in [Self.driver, CLI.binary] {
+            let dir = temp.path + "/" + (program as NSString).lastPathComponent
+            CLI.write(note("2026-01-01", "draft"), to: dir + "/base.md")
+            CLI.write(note("2026-02-01", "local text"), to: dir + "/ours.md")
+            CLI.write(note("2026-03-01", "remote text"), to: dir + "/theirs.md")
+            let arguments = ["base.md", "ours.md", "theirs.md", "--conflict-out", "remote.md"]
+            let r = runProcess(program, program == CLI.binary ? ["merge-file"] + arguments : arguments, in: dir)
+            #expect(r.status == 1, "\(program): \(r.stderr)")
+            #expect(r.stdout == note("2026-02-01", "local text"), "\(program)")
+            let remote = CLI.read(dir + "/remote.md")
+            #expect(remote.contains("date: 2026-03-01\n") && remote.contains("remote text"), "\(program): \(remote)")
+        }
+    }
+
     @Test func plainGitMergeUsesTheInstalledDriver() {
         let r = Replicas(1, samples: false)
         #expect(CLI.run(["install-merge-driver"], in: r[0]).status == 0)

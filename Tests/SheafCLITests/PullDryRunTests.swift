@@ -70,4 +70,45 @@ import Testing
         let again = CLI.run(["pull", "--dry-run"], in: r[1])
         #expect(again.status == 0 && again.stdout.contains("already up to date"))
     }
+
+    static func refused(_ json: [String: Any]) -> [String] {
+        (((json["pull"] as? [String: Any])?["refused"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.sorted()
+    }
+
+    /// The preview listed what the pull refuses (`..`, `.git/config`, `.sheaf/...`, a symlink out
+    /// of the vault, a 300-byte name) as "added", and a gitlink without a word: it now runs the
+    /// pull's tree safety, on a fast-forward and on a merge, and says what the pull says.
+    @Test func aDryRunRefusesWhatThePullRefuses() {
+        let r = Replicas(2, samples: false)
+        let long = String(repeating: "x", count: 300) + ".md"
+        let rounds: [(entries: [(path: String, content: String)], links: [(path: String, target: String)], refused: [String])] = [
+            ([("..", "x"), (".git/config", "[core]\n"), (".sheaf/config.toml", "device = \"evil\"\n"), (long, "long"), ("Fine.md", "# Fine\n")],
+             [("leak.md", "../../../etc/passwd")], ["..", ".git/config", ".sheaf/config.toml", "leak.md", long]),
+            ([("a/../../b.md", "x"), (".GIT/hooks/post-merge", "#!/bin/sh\n"), ("Fine 2.md", "# Fine 2\n")],
+             [("out.md", "/etc/passwd")], [".GIT/hooks/post-merge", "a/../../b.md", "out.md"]),
+        ]
+        for (round, planted) in rounds.enumerated() {
+            if round == 1 {
+                r.write(1, "Local.md", "# Local\n")
+                #expect(CLI.run(["commit"], in: r[1]).status == 0)
+            }
+            plantCommit(in: r.bare, planted.entries, symlinks: planted.links, gitlinks: round == 0 ? ["vendor/lib"] : [])
+            let head = r.git(1, ["rev-parse", "HEAD"]).stdout
+            let preview = CLI.run(["pull", "--dry-run", "--json"], in: r[1])
+            #expect(preview.status == 0, "\(preview.stderr)")
+            let json = Self.object(preview.stdout)
+            #expect((json["pull"] as? [String: Any])?["result"] as? String == (round == 0 ? "fast-forward" : "merged"))
+            #expect(Self.refused(json) == planted.refused.sorted(), "round \(round)")
+            #expect(!Self.outcomes(json).contains { line in planted.refused.contains { line.hasSuffix(" " + $0) } }, "\(Self.outcomes(json))")
+            #expect((json["pull"] as? [String: Any])?["submodules"] as? [String] == (round == 0 ? ["vendor/lib"] : []))
+            let text = CLI.run(["pull", "--dry-run"], in: r[1])
+            #expect(text.stderr.contains("unsafe path from the remote: \(planted.refused[0])"), "\(text.stderr)")
+            #expect(!text.stdout.contains(planted.refused[0]), "\(text.stdout)")
+            #expect(r.git(1, ["rev-parse", "HEAD"]).stdout == head)
+
+            let pulled = Self.object(CLI.run(["sync", "--json"], in: r[1]).stdout)
+            #expect(Self.refused(pulled) == Self.refused(json), "round \(round)")
+            #expect(Self.outcomes(pulled) == Self.outcomes(json), "round \(round)")
+        }
+    }
 }

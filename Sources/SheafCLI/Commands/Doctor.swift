@@ -12,21 +12,27 @@ struct Doctor: ParsableCommand {
         names that differ only by case or that Windows and Android cannot store, conflict markers in \
         notes (with the commit that brought them), files git tracks that .gitignore ignores, and \
         problems in the index. Every finding says how to fix it; doctor changes nothing. Exits 1 when \
-        it found something it did not fix, 0 when the vault is healthy. --fix repairs only what is safe.
+        it found something it did not fix, 0 when the vault is healthy. --fix repairs only what is safe. \
+        Files git tracks that .gitignore ignores stay tracked (the rule may have come with a sync, and \
+        committing their removal deletes them on every other device) unless named with --untrack.
         """)
 
-    @Flag(help: "Repair what is safe: untrack files .gitignore ignores (they stay on disk), rebuild a damaged index. Never deletes or edits a note.")
+    @Flag(help: "Repair what is safe: rebuild a damaged index or git's index. Never deletes or edits a note, never untracks a file.")
     var fix = false
     @Option(name: .customLong("kind"), help: "Only findings of this kind (repeatable): broken-link, broken-heading, orphan-note, ...")
     var kinds: [DoctorFinding.Kind] = []
     @Option(name: .customLong("folder"), help: "Only findings about files in this folder and its subfolders, in any case (repeatable).")
     var folders: [String] = []
+    @Option(name: .customLong("untrack"), help: ArgumentHelp(
+        "Stop tracking this file (or the files below this folder; relative to the vault) that git tracks although .gitignore ignores it; it stays on disk here, the removal is staged for the next commit, and every device that syncs it deletes the file. Repeatable.",
+        valueName: "path"))
+    var untrack: [String] = []
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let findings = try session.doctor(fix: fix).filter(isAsked)
+        let findings = try session.doctor(fix: fix, untrack: untrack).filter(isAsked)
         try reportWarnings(session)
         if json {
             Terminal.json(DoctorJSON(findings: findings.map(DoctorFindingJSON.init)))

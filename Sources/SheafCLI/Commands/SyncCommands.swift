@@ -91,6 +91,7 @@ struct Pull: ParsableCommand {
             Terminal.out("a pull would \(pull.kind == .merged ? "merge" : "fast-forward") \(n) path\(n == 1 ? "" : "s") from \(preview.remote)"
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : "") + " (dry run: nothing changed)")
         }
+        SyncOutput.refusals(pull)
         if !preview.uncommitted.isEmpty {
             Terminal.err("sheaf: \(preview.uncommitted.count) uncommitted change\(preview.uncommitted.count == 1 ? " is" : "s are") not in this preview; a pull commits them first:")
             for path in preview.uncommitted.prefix(20) { Terminal.err("  \(path)") }
@@ -161,18 +162,24 @@ enum SyncOutput {
             Terminal.out("\(pull.kind == .merged ? "merged" : "fast-forwarded") \(n) path\(n == 1 ? "" : "s") from \(remote)"
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : ""))
         }
-        for refused in pull.refused {
-            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(refused.reason)")
-        }
-        for path in pull.gitlinks {
-            Terminal.err("sheaf: \(path) is a git submodule; Sheaf keeps it in git but does not check it out")
-        }
+        refusals(pull)
         for path in pull.keptLocalEdits {
             Terminal.err("sheaf: \(path) changed while the pull ran; your edit was kept and merged in")
         }
         if pull.conflicts > 0 {
             Terminal.err("sheaf: edits overlapped: each note keeps your side, its conflict file the remote's")
             Terminal.err("  hint: `sheaf conflicts` lists them; `sheaf resolve NOTE --keep local|remote|both` settles one")
+        }
+    }
+
+    /// What a pull leaves out of the vault (refused paths, submodules): said by the pull and by
+    /// its preview alike.
+    static func refusals(_ pull: PullReport) {
+        for refused in pull.refused {
+            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(refused.reason)")
+        }
+        for path in pull.gitlinks {
+            Terminal.err("sheaf: \(path) is a git submodule; Sheaf keeps it in git but does not check it out")
         }
     }
 
