@@ -56,7 +56,8 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
                                ("Other.conflict-20261121-101500-evil.md", "Trips/../.sheaf/config.toml")] {
             plantCommit(in: r.bare, [("Trips/Lisbon/" + name, "---\nconflict-of: \(target)\n---\n[core]\n\thooksPath = /tmp/evil\n")])
         }
-        #expect(r.sync(1).status == 0)
+        // Conflict files another device wrote arrived: the sync says so with exit 1 (issue 23, item 3).
+        #expect(r.sync(1).status == 1)
         for name in ["Budget", "Plan", "Other"] {
             for keep in ["remote", "both"] {
                 let resolved = CLI.run(["resolve", "Trips/Lisbon/\(name).conflict-20261121-101500-evil.md", "--keep", keep], in: r[1])
