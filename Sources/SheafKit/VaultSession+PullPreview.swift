@@ -1,8 +1,9 @@
 // `sheaf pull --dry-run`: fetch, then work out what a pull would do to each path (merged,
 // conflict, resurrected, renamed, added, deleted, updated) without a commit, a write to the work
-// tree or a move of the branch. A pull commits uncommitted changes first; the preview merges the
-// last commit and names the uncommitted paths, whose outcome it cannot know. The remote's commit
-// is checked as the pull checks it (`Syncer.preview`): refused paths are reported, not previewed.
+// tree or a move of the branch. A pull commits uncommitted changes first: the preview merges a
+// commit of them on top of HEAD (made without `.git/index` or a branch moving), so it says what
+// the pull will do to them too. The remote's commit is checked as the pull checks it
+// (`Syncer.preview`): refused paths are reported, not previewed.
 import Foundation
 import SheafCore
 import SheafGit
@@ -12,7 +13,8 @@ import SheafSync
 public struct PullPreview: Sendable {
     public var remote: String
     public var pull: PullReport
-    /// Paths with changes not yet committed (a real pull commits them first).
+    /// Paths with changes not yet committed: a real pull commits them first, and the preview's
+    /// outcomes include them.
     public var uncommitted: [String]
 }
 
@@ -27,11 +29,23 @@ extension VaultSession {
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
                                 remote: remote, transfer: transfer)
             syncer.allowUnrelated = options.allowUnrelated
-            let report = Result { () throws(SyncError) in try syncer.preview() }
+            // What the pull's own commit-first would record: the same status, the same exclusions.
+            let changes: [StagedChange]
+            let snapshot: String?
+            do throws(GitError) {
+                let status = try repo.workTreeStatus()
+                for skipped in status.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+                changes = status.changes.filter { !VaultPathGuard.isReserved($0.path) && !($0.oldPath.map(VaultPathGuard.isReserved) ?? false) }
+                let head = try repo.head()?.id
+                snapshot = changes.isEmpty ? nil
+                    : try repo.commit(ofWorkTree: changes, onTop: head, message: "sheaf: \(device): preview", fallbackName: device)
+            } catch {
+                throw SheafError("cannot read the vault's uncommitted changes", path: vault.root, cause: error.description)
+            }
+            let report = Result { () throws(SyncError) in try syncer.preview(local: snapshot) }
             switch report {
             case .success(let pull):
-                let uncommitted = ((try? repo.workTreeChanges()) ?? [])
-                    .map(\.path).filter { !VaultPathGuard.isReserved($0) }.sorted()
+                let uncommitted = changes.map(\.path).sorted()
                 return PullPreview(remote: remote, pull: pull, uncommitted: uncommitted)
             case .failure(let error):
                 throw describe(error)

@@ -81,11 +81,12 @@ public struct Syncer {
     }
 
     /// Fetches and works out what `pull` would do to each path, without making a commit, writing
-    /// the work tree or moving the branch (`pull --dry-run`). The local side is HEAD. The remote's
-    /// commit passes the pull's own tree safety: what the pull would refuse is reported as refused
-    /// (never as an outcome), submodules as kept in git.
-    public func preview() throws(SyncError) -> PullReport {
-        try fetchAndMerge(dryRun: true)
+    /// the work tree or moving the branch (`pull --dry-run`). The local side is `local` (a commit
+    /// of the uncommitted work on top of HEAD, as the pull would make it first), else HEAD. The
+    /// remote's commit passes the pull's own tree safety: what the pull would refuse is reported as
+    /// refused (never as an outcome), submodules as kept in git. `head` is HEAD.
+    public func preview(local: String? = nil) throws(SyncError) -> PullReport {
+        try fetchAndMerge(dryRun: true, local: local)
     }
 
     /// Fetches the remote branch into its tracking ref and nothing else (no commit, merge or
@@ -103,10 +104,11 @@ public struct Syncer {
         }
     }
 
-    private func fetchAndMerge(dryRun: Bool, fetched pending: PendingFetch? = nil) throws(SyncError) -> PullReport {
+    private func fetchAndMerge(dryRun: Bool, fetched pending: PendingFetch? = nil, local snapshot: String? = nil) throws(SyncError) -> PullReport {
         let branch: String, url: String
         if let pending { (branch, url) = (pending.branch, pending.url) } else { (branch, url) = (try self.branch(), try remoteURL()) }
-        let local = try git { () throws(GitError) in try repository.head()?.id }
+        let head = try git { () throws(GitError) in try repository.head()?.id }
+        let local = snapshot ?? head
         let fetched: String?
         do {
             if let pending { fetched = try pending.wait().get() }
@@ -114,8 +116,10 @@ public struct Syncer {
         } catch {
             throw try transferError(error, url: url, local: local, branch: branch)
         }
-        guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: local) }
-        return try merge(local: local, theirs: theirs, branch: branch, dryRun: dryRun)
+        guard let theirs = fetched else { return PullReport(kind: .remoteEmpty, remoteCommit: nil, head: head) }
+        var report = try merge(local: local, theirs: theirs, branch: branch, dryRun: dryRun)
+        if dryRun { report.head = head }
+        return report
     }
 
     /// Merges `theirs` into the local branch and updates the work tree; with `dryRun`, only

@@ -56,6 +56,39 @@ import Testing
         #expect(Self.outcomes(Self.object(pulled.stdout)) == Self.outcomes(json))
     }
 
+    /// Issue 23, item 4: with an uncommitted edit overlapping a remote one, the preview said
+    /// "would fast-forward 2 paths"; the pull (which commits first) then wrote a conflict file and
+    /// exited 1. The preview merges the uncommitted work as the pull will.
+    @Test func aDryRunIncludesUncommittedWorkAsThePullWill() {
+        let r = Replicas(2, samples: false)
+        r.edit(0, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, remote") }
+        r.write(0, "New.md", "# New\n")
+        #expect(r.sync(0).status == 0)
+        r.edit(1, "Start.md") { $0.replacingOccurrences(of: "first line", with: "first line, uncommitted") }
+        let head = r.git(1, ["rev-parse", "HEAD"]).stdout
+        let status = r.git(1, ["status", "--porcelain"]).stdout
+        let index = CLI.read(r[1] + "/.git/index")
+
+        let preview = CLI.run(["pull", "--dry-run", "--json"], in: r[1])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let json = Self.object(preview.stdout)
+        #expect((json["pull"] as? [String: Any])?["result"] as? String == "merged")
+        #expect(Self.outcomes(json) == ["added New.md", "conflict Start.md"])
+        #expect(json["uncommitted"] as? [String] == ["Start.md"])
+        let text = CLI.run(["pull", "--dry-run"], in: r[1])
+        #expect(text.stdout.contains("a pull would merge 2 paths"), "\(text.stdout)")
+        #expect(text.stderr.contains("this preview includes it"), "\(text.stderr)")
+        // Nothing changed, not even git's index.
+        #expect(r.git(1, ["rev-parse", "HEAD"]).stdout == head)
+        #expect(r.git(1, ["status", "--porcelain"]).stdout == status)
+        #expect(CLI.read(r[1] + "/.git/index") == index)
+        #expect(r.conflictFiles(1).isEmpty)
+
+        let pulled = CLI.run(["pull", "--json"], in: r[1])
+        #expect(pulled.status == 1)
+        #expect(Self.outcomes(Self.object(pulled.stdout)) == Self.outcomes(json))
+    }
+
     @Test func aDryRunOfAFastForwardAndOfNothingNew() {
         let r = Replicas(2, samples: false)
         r.write(0, "New.md", "# New\n")

@@ -93,7 +93,7 @@ struct Pull: ParsableCommand {
         }
         SyncOutput.refusals(pull)
         if !preview.uncommitted.isEmpty {
-            Terminal.err("sheaf: \(preview.uncommitted.count) uncommitted change\(preview.uncommitted.count == 1 ? " is" : "s are") not in this preview; a pull commits them first:")
+            Terminal.err("sheaf: a pull commits \(preview.uncommitted.count) uncommitted change\(preview.uncommitted.count == 1 ? "" : "s") first; this preview includes \(preview.uncommitted.count == 1 ? "it" : "them"):")
             for path in preview.uncommitted.prefix(20) { Terminal.err("  \(path)") }
         }
     }
