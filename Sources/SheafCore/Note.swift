@@ -116,6 +116,12 @@ public struct Note: Sendable {
     /// Whether Sheaf may rewrite this note's file (front-matter edits, link rewrites, appends).
     public var isEditable: Bool { warnings.isEmpty }
 
+    /// Whether text may be added after the note's end: a front-matter that does not parse is left
+    /// byte for byte as it is by an append, so only what makes the text unsafe to read refuses it.
+    public var isAppendable: Bool {
+        warnings.allSatisfy { if case .invalidFrontMatter = $0 { true } else { false } }
+    }
+
     /// Reads a note from what `NoteBytes.read` got: the whole file, or only the head of one
     /// over `sizeLimit`, which gives the title (front-matter `title` or first heading) and nothing else.
     public init(path: String, read: NoteBytes) {

@@ -17,7 +17,7 @@ extension VaultSession {
     public func append(_ text: String, to note: CatalogNote) throws(SheafError) {
         try withWriterLock(commits: false) { (proof) throws(SheafError) in
             let writer = fileWriter(proof)
-            try editNote(note.path, with: writer) { current in Self.appending(text, to: current) }
+            try editNote(note.path, with: writer, appendOnly: true) { current in Self.appending(text, to: current) }
             try writer.finish()
             invalidate()
         }

@@ -26,7 +26,9 @@ extension VaultSession {
     /// Changes a note's text with `edit`, made again on the bytes the note holds at the moment of
     /// writing if an editor saved meanwhile. `edit` returns nil when nothing is to change.
     @discardableResult
-    func editNote(_ path: String, with writer: VaultFileWriter,
+    /// `appendOnly`: the edit adds text after the end and leaves every byte before it alone, so a
+    /// note whose front-matter does not parse may take it (`Note.isAppendable`).
+    func editNote(_ path: String, with writer: VaultFileWriter, appendOnly: Bool = false,
                   _ edit: @escaping (String) throws(SheafError) -> String?) throws(SheafError) -> WriteOutcome {
         let safe = try safePath(path)
         let state = try writer.read(safe)
@@ -34,20 +36,22 @@ extension VaultSession {
             guard let current else {
                 throw SheafError("the note vanished while Sheaf changed it", path: path, hint: "`sheaf restore` brings it back")
             }
-            return try edit(Self.editableText(current, path: path)).map { Array($0.utf8) }
+            return try edit(Self.editableText(current, path: path, appendOnly: appendOnly)).map { Array($0.utf8) }
         }
         guard let first = try redo(state.bytes) else { return .unchanged }
         return try writer.replace(safe, base: state, with: first, redo: redo)
     }
 
     /// A note's bytes as text for an edit, refusing notes Sheaf must never rewrite.
-    static func editableText(_ bytes: [UInt8], path: String) throws(SheafError) -> String {
-        try refuseEdit(of: Note(path: path, bytes: bytes))
+    static func editableText(_ bytes: [UInt8], path: String, appendOnly: Bool = false) throws(SheafError) -> String {
+        try refuseEdit(of: Note(path: path, bytes: bytes), appendOnly: appendOnly)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Refuses a note Sheaf must never rewrite (broken YAML, not UTF-8, binary, over 10 MB).
-    static func refuseEdit(of note: Note) throws(SheafError) {
+    /// Refuses a note Sheaf must never rewrite (broken YAML, not UTF-8, binary, over 10 MB); with
+    /// `appendOnly`, only what an append cannot leave safe (not UTF-8, binary, over 10 MB).
+    static func refuseEdit(of note: Note, appendOnly: Bool = false) throws(SheafError) {
+        if appendOnly && note.isAppendable { return }
         if let warning = note.warnings.first {
             throw SheafError("will not change this note", path: note.path, cause: warning.description,
                              hint: "fix the file in your editor first")

@@ -270,3 +270,29 @@ extension DayOneTests {
         #expect(found.stdout.split(separator: "\n").first == "05 - Concepts/PARA.md", "\(found.stdout)")
     }
 }
+
+extension DayOneTests {
+    /// Item 7: `mv` left a link dangling in a note whose YAML does not parse and still exited 0
+    /// (a warning); `append` refused such a note although an append leaves its front-matter as it is.
+    @Test func moveThatLeavesALinkDanglingExitsOneAndAppendTakesANoteWithBrokenYAML() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Target\n", to: vault + "/Target.md")
+        let broken = "---\ntags: [a\n---\nSee [[Target]].\n"
+        CLI.write(broken, to: vault + "/Broken.md")
+        CLI.write("See [[Target]] too.\n", to: vault + "/Fine.md")
+        let moved = CLI.run(["mv", "Target", "Renamed"], in: vault)
+        #expect(moved.status == 1, "\(moved.stdout)\(moved.stderr)")
+        #expect(moved.stdout.contains("moved Target.md -> Renamed.md"))
+        #expect(moved.stderr.contains("Broken.md"), "\(moved.stderr)")
+        #expect(CLI.read(vault + "/Broken.md") == broken)
+        #expect(CLI.read(vault + "/Fine.md") == "See [[Renamed|Target]] too.\n")
+
+        let appended = CLI.run(["append", "Broken", "a new line"], in: vault)
+        #expect(appended.status == 0, "\(appended.stderr)")
+        #expect(CLI.read(vault + "/Broken.md") == broken + "a new line\n")
+        // Bytes that are not UTF-8 are still never rewritten.
+        try! Data([0x23, 0x20, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: vault + "/Latin.md"))
+        #expect(CLI.run(["append", "Latin.md", "more"], in: vault).status == 2)
+    }
+}

@@ -27,7 +27,14 @@ struct Move: ParsableCommand {
             for p in others { Terminal.out("  " + p) }
         }
         if report.rewritten.contains(report.to) { Terminal.out("re-pointed the moved note's own relative links") }
-        report.skipped.forEach { Terminal.warn($0.description) }
+        // A link the move was asked to keep working and could not: not a warning but the result
+        // (exit 1, each note named), as a pull that sets a conflict aside.
+        if !report.skipped.isEmpty {
+            Terminal.err("sheaf: \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") still link\(report.skipped.count == 1 ? "s" : "") to \(report.from), left unedited:")
+            for skipped in report.skipped { Terminal.err("  " + skipped.description) }
+            Terminal.err("  hint: fix each note's front-matter (or encoding) in your editor, then point its link at \(report.to)")
+            throw ExitCode(1)
+        }
     }
 }
 
