@@ -34,11 +34,15 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
         self.kind = kind
     }
 
-    public var description: String {
-        var out = "sheaf: " + what
-        if let path { out += ": " + path }
-        if let cause { out += "\n  cause: " + cause }
-        if let hint { out += "\n  hint: " + hint }
+    public var description: String { rendered(path: { $0 }, text: { $0 }) }
+
+    /// The message with its path passed through `path` and its words (what, cause, hint) through
+    /// `text`: the CLI escapes the control characters a name may bring (docs/output.md).
+    public func rendered(path show: (String) -> String, text: (String) -> String) -> String {
+        var out = "sheaf: " + text(what)
+        if let path { out += ": " + show(path) }
+        if let cause { out += "\n  cause: " + text(cause) }
+        if let hint { out += "\n  hint: " + text(hint) }
         return out
     }
 }

@@ -24,10 +24,10 @@ struct Move: ParsableCommand {
         let others = report.rewritten.filter { $0 != report.to }
         if !others.isEmpty {
             Terminal.out("updated links in \(others.count) note\(others.count == 1 ? "" : "s"):")
-            for p in others { Terminal.out("  " + p) }
+            for p in others { Terminal.out("  \(p)") }
         }
         if report.rewritten.contains(report.to) { Terminal.out("re-pointed the moved note's own relative links") }
-        report.skipped.forEach { Terminal.warn($0.description) }
+        report.skipped.forEach { Terminal.warn("\($0)") }
     }
 }
 
@@ -44,9 +44,11 @@ struct Remove: ParsableCommand {
         let session = try global.open()
         let found = try session.resolve(note)
         let report = try session.remove(found)
-        Terminal.out("removed \(report.path)" + (report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""))
+        let kept: TerminalLine = report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""
+        Terminal.out("removed \(report.path)\(kept)")
         if !report.linkedFrom.isEmpty {
-            Terminal.warn("\(report.linkedFrom.count == 1 ? "1 note still links" : "\(report.linkedFrom.count) notes still link") to it: " + report.linkedFrom.joined(separator: ", "))
+            let n = report.linkedFrom.count
+            Terminal.warn("\(n) note\(n == 1 ? " still links" : "s still link") to it: \(names: report.linkedFrom)")
         }
     }
 }

@@ -26,7 +26,7 @@ struct New: ParsableCommand {
         for clash in report.caseClashes {
             Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
         }
-        Terminal.out(report.path)
+        Terminal.out("\(report.path)")
         if edit { try Editor.open([session.vault.absolute(report.path)]) }
     }
 }

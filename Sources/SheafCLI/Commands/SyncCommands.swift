@@ -21,7 +21,7 @@ struct Commit: ParsableCommand {
         if json {
             Terminal.json(CommitJSON(commit: commit.map { CommitRefJSON(id: $0.id, summary: $0.summary) }))
         } else if let commit {
-            Terminal.out("\(commit.id.prefix(7)) \(commit.summary)")
+            Terminal.out("\(commit.id.prefix(7)) \(text: commit.summary)")
         } else {
             Terminal.out("nothing to commit")
         }
@@ -128,7 +128,7 @@ enum SyncOutput {
             Terminal.json(SyncJSON(run))
         } else {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
-            if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
+            if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(text: commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
             if let t = run.thumbnails, t.helperMissing != nil { warnThumbnails(t) }
             if let t = run.thumbnails, t.made + t.reused + t.failed.count > 0 {
@@ -138,7 +138,7 @@ enum SyncOutput {
                 Terminal.out(push.pushed == 0 ? "nothing to push" : "pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to \(run.remote)")
             }
         }
-        for warning in run.warnings { Terminal.err("sheaf: \(warning.path): \(warning.message)") }
+        for warning in run.warnings { Terminal.err("sheaf: \(warning)") }
         if let pull = run.pull, pull.conflicts > 0 { throw ExitCode(1) }
     }
 
@@ -153,7 +153,7 @@ enum SyncOutput {
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : ""))
         }
         for refused in pull.refused {
-            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(refused.reason)")
+            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(text: refused.reason)")
         }
         for path in pull.gitlinks {
             Terminal.err("sheaf: \(path) is a git submodule; Sheaf keeps it in git but does not check it out")
@@ -171,10 +171,10 @@ enum SyncOutput {
         }
     }
 
-    static func line(_ o: PathOutcome) -> String {
+    static func line(_ o: PathOutcome) -> TerminalLine {
         let label = o.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
-        var text = "  " + label + " " + (o.oldPath.map { "\($0) -> " } ?? "") + o.path
-        if let conflict = o.conflictFile { text += "  (remote side: \(conflict))" }
-        return text
+        let from: TerminalLine = o.oldPath.map { "\($0) -> " } ?? ""
+        let conflict: TerminalLine = o.conflictFile.map { "  (remote side: \($0))" } ?? ""
+        return "  \(label) \(from)\(o.path)\(conflict)"
     }
 }
