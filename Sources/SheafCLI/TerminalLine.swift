@@ -43,6 +43,15 @@ enum ShownText {
         return text.unicodeScalars.map { isControl($0) ? escape($0) : String($0) }.joined()
     }
 
+    /// `text` with its control characters removed (a completion candidate: it must stay one word
+    /// on one line, and an escape would not name the note either).
+    static func withoutControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: text.unicodeScalars.filter { !isControl($0) })
+        return String(out)
+    }
+
     private static func escape(_ s: Unicode.Scalar) -> String {
         switch s {
         case "\n": return "\\n"
