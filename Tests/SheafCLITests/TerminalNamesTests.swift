@@ -71,6 +71,22 @@ import TestSupport
                                                         #""rtl\u202edm.exe.md""#].sorted(), "\(paths)")
     }
 
+    /// The bug: the notes an ambiguous name matches were listed in the error's cause, so a
+    /// candidate's newline forged a line there, and escaping the cause whole would have run the
+    /// list into one line; each candidate is a line of its own, its names escaped.
+    @Test func anAmbiguousNameListsEachCandidateOnALineOfItsOwnWithNamesEscaped() {
+        let temp = TempDir()
+        let vault = temp.path + "/vault"
+        CLI.write("# Twin\n", to: vault + "/A/twin.md")
+        CLI.write("---\ntitle: Twin\n---\n", to: vault + "/" + Self.forgedName)
+        #expect(CLI.run(["init"], in: vault).status == 0)
+        let r = CLI.run(["show", "Twin"], in: vault)
+        #expect(r.status == 2)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("    A/twin.md  (Twin)") && lines.contains(#"    forged\nsheaf: all good.md  (Twin)"#), "\(r.stderr)")
+        #expect(Self.forged(r).isEmpty, "\(r.stderr)")
+    }
+
     /// `-0` and `--json` are for scripts: the names come out byte for byte.
     @Test func nullAndJSONOutputKeepNamesExact() throws {
         let temp = TempDir()
