@@ -9,10 +9,12 @@ import Testing
 import TestSupport
 
 @Suite struct CompletionTests {
-    /// Runs the bash completion of `line` (cursor at its end) in `vault`; COMPREPLY.
+    /// Runs the bash completion of `line` (cursor at its end) in `vault`; COMPREPLY. The script
+    /// is written once per `home` (making it costs more than a completion).
     static func bash(_ line: String, in vault: String, home: String) -> [String] {
         let script = """
-        source <(sheaf --generate-completion-script bash)
+        [ -f "$HOME/sheaf.bash" ] || sheaf --generate-completion-script bash > "$HOME/sheaf.bash"
+        source "$HOME/sheaf.bash"
         complete -p sheaf >/dev/null || exit 3
         COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}
         read -r -a COMP_WORDS <<< "$LINE"
