@@ -3,7 +3,6 @@
 import ArgumentParser
 import Foundation
 import SheafCore
-import SheafKit
 #if canImport(Glibc)
 import Glibc
 #endif
