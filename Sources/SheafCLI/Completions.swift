@@ -1,6 +1,8 @@
-// Shell completion of note names, folders and tags. ArgumentParser writes the bash, zsh and fish
-// scripts (`sheaf --generate-completion-script bash`); on TAB they call back into `sheaf`, which
-// answers from the vault's index. A vault that cannot be opened completes nothing, quietly.
+// Shell completion of note names, folders, tags and templates. ArgumentParser writes the bash,
+// zsh and fish scripts (`sheaf --generate-completion-script bash`); on TAB they call back into
+// `sheaf`, which answers from the vault's index. A vault that cannot be opened completes nothing,
+// quietly. Every candidate is a name anyone could have written (a clipped title, a path a remote
+// pushed), so each leaves here as inert text for the shell that asked (`inert`).
 import ArgumentParser
 import Foundation
 import SheafKit
@@ -8,43 +10,60 @@ import SheafKit
 enum Completions {
     /// Note titles and vault paths (without `.md`) that start with the word typed.
     static let notes = CompletionKind.custom { words, _, prefix in
-        guard let notes = summaries(words) else { return [] }
-        var out = Set<String>()
-        for n in notes {
-            let path = n.path.hasSuffix(".md") ? String(n.path.dropLast(3)) : n.path
-            for candidate in [n.title, path] where matches(candidate, prefix) { out.insert(candidate) }
-        }
-        return out.sorted()
+        guard let notes = summaries(open(words)) else { return [] }
+        return inert(notes.flatMap { [$0.title, withoutExtension($0.path)] }, prefix: prefix)
     }
 
     /// Folders of the vault that start with the word typed.
     static let folders = CompletionKind.custom { words, _, prefix in
-        guard let notes = summaries(words) else { return [] }
-        var out = Set<String>()
-        for n in notes {
-            var parts = n.path.split(separator: "/").dropLast()
-            while !parts.isEmpty {
-                let folder = parts.joined(separator: "/")
-                if matches(folder, prefix) { out.insert(folder) }
-                parts = parts.dropLast()
-            }
-        }
-        return out.sorted()
+        guard let notes = summaries(open(words)) else { return [] }
+        return inert(notes.flatMap { note in
+            let parts = note.path.split(separator: "/").dropLast()
+            return parts.indices.map { parts[...$0].joined(separator: "/") }
+        }, prefix: prefix)
     }
 
     /// Tags in use that start with the word typed (with or without `#`).
     static let tags = CompletionKind.custom { words, _, prefix in
         guard let session = open(words), let counts = try? session.tagCounts() else { return [] }
-        let bare = prefix.hasPrefix("#") ? String(prefix.dropFirst()) : prefix
-        return counts.map(\.tag).filter { matches($0, bare) }.map { prefix.hasPrefix("#") ? "#" + $0 : $0 }
+        let hash = prefix.hasPrefix("#") ? "#" : ""
+        return inert(counts.map { hash + $0.tag }, prefix: prefix)
     }
 
-    private static func matches(_ candidate: String, _ prefix: String) -> Bool {
-        prefix.isEmpty || candidate.lowercased().hasPrefix(prefix.lowercased())
+    /// Templates (notes in the templates folder, named from it, without `.md`) for `--template`.
+    static let templates = CompletionKind.custom { words, _, prefix in
+        guard let session = open(words), let notes = summaries(session) else { return [] }
+        let folder = session.templateSettings().folder
+        let inside = folder.isEmpty ? "" : folder + "/"
+        return inert(notes.map(\.path).filter { $0.hasPrefix(inside) }.map { withoutExtension(String($0.dropFirst(inside.count))) },
+                     prefix: prefix)
     }
 
-    private static func summaries(_ words: [String]) -> [(path: String, title: String)]? {
-        guard let session = open(words),
+    /// The candidates that start with `prefix` (in any case), each once, in order, as inert text for
+    /// the shell that asks: control characters (a newline would split a candidate in two) are
+    /// removed, then each is quoted the way that shell's script reads it. bash's `compgen -W`
+    /// expands every word it is given (`$(...)`, backquotes, `$VAR`, `~`, braces), so a word
+    /// reaches it single-quoted; zsh's `_describe` reads `\` and `:` (which starts a
+    /// description), so those are escaped; fish takes each line as it is, up to a tab (removed
+    /// with the control characters).
+    static func inert(_ candidates: [String], prefix: String, shell: CompletionShell? = CompletionShell.requesting) -> [String] {
+        let lowered = prefix.lowercased()
+        let words = Set(candidates.map(ShownText.withoutControls)).filter { !$0.isEmpty && $0.lowercased().hasPrefix(lowered) }
+        return words.sorted().map { word in
+            switch shell {
+            case .bash?: return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            case .zsh?: return word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+            default: return word
+            }
+        }
+    }
+
+    private static func withoutExtension(_ path: String) -> String {
+        path.hasSuffix(".md") ? String(path.dropLast(3)) : path
+    }
+
+    private static func summaries(_ session: VaultSession?) -> [(path: String, title: String)]? {
+        guard let session,
               let notes = try? session.list(folder: nil, tag: nil, sort: .path, reverse: false, limit: nil) else { return nil }
         return notes.map { ($0.path, $0.title) }
     }

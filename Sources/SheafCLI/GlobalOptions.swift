@@ -34,17 +34,17 @@ struct GlobalOptions: ParsableArguments {
         apply()
         let session = try VaultSession.open(explicit: vault)
         if let problem = session.config.problem {
-            Terminal.warn("cannot read .sheaf/config.toml (\(problem)); using the default settings")
+            Terminal.warn("cannot read .sheaf/config.toml (\(text: problem)); using the default settings")
         }
         for ignored in session.config.ignored { Terminal.warn(".sheaf/config.toml: \(ignored); it is ignored") }
         session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
-        session.onWarning = { Terminal.warn($0.description) }
+        session.onWarning = { Terminal.warn("\($0)") }
         session.onIndexProgress = ProgressBar.callback("indexing")?.0
         if verbose { session.onWatcherVouched = { Terminal.err("sheaf: the watcher vouches for the index: no walk") } }
         session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
         session.onIndexStale = { error in
             Terminal.warn("answering from the index as it is, without this command's update")
-            Terminal.err(error.description)
+            Terminal.err("\(error)")
         }
         return session
     }
@@ -52,5 +52,5 @@ struct GlobalOptions: ParsableArguments {
 
 /// Shows the warnings about the vault's files: each once per change of its file, all with -v.
 func reportWarnings(_ session: VaultSession) throws {
-    for w in try session.warningsToShow(all: Terminal.verbose) { Terminal.warn(w.description) }
+    for w in try session.warningsToShow(all: Terminal.verbose) { Terminal.warn("\(w)") }
 }

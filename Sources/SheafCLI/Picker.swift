@@ -1,6 +1,8 @@
 // `-i`: pick a note interactively with fzf, which reads the keyboard from the terminal while Sheaf
 // feeds it the vault's notes (title and path) on its standard input and reads the choice back.
-// fzf runs in Sheaf's process group (ForegroundProcess), the terminal's foreground one.
+// fzf runs in Sheaf's process group (ForegroundProcess), the terminal's foreground one. fzf
+// shows the entries on the terminal, so titles and paths go as `ShownText.name` shows them; the
+// choice comes back as the note's number.
 import ArgumentParser
 import Foundation
 import SheafCore
@@ -15,15 +17,11 @@ enum Picker {
         }
         let notes = try session.list(folder: nil, tag: nil, sort: .modified, reverse: false, limit: nil)
         // Each entry is its number, title and path, NUL-terminated; fzf shows title and path and
-        // prints the picked entry back, whose number names the note. Names may hold tabs, line
-        // breaks or escape sequences (synced content): what fzf shows has control characters as
-        // spaces, and the path Sheaf opens is the one it listed, never what fzf printed.
-        func shown(_ text: String) -> String {
-            String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        }
+        // prints the picked entry back, whose number names the note: the path Sheaf opens is the
+        // one it listed, never what fzf printed.
         var input: [UInt8] = []
         for (number, note) in notes.enumerated() {
-            input += Array("\(number)\t\(shown(note.title))\t\(shown(note.path))".utf8) + [0]
+            input += Array("\(number)\t\(ShownText.name(note.title))\t\(ShownText.name(note.path))".utf8) + [0]
         }
         let (status, picked) = try ForegroundProcess.run(
             [fzf, "--read0", "--print0", "--delimiter=\t", "--with-nth=2,3", "--prompt=note> ", "--select-1", "--exit-0"],

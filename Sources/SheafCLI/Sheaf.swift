@@ -3,7 +3,6 @@
 import ArgumentParser
 import Foundation
 import SheafCore
-import SheafKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +34,7 @@ public struct Sheaf: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let arguments = CommandNames.limitArguments(CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments)))
         if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
-            Terminal.err(message)
+            Terminal.err("\(text: message)")
             Glibc.exit(2)
         }
         do {
@@ -44,7 +43,7 @@ public struct Sheaf: ParsableCommand {
             Glibc.exit(0)
         } catch let error as SheafError {
             // Any URL in a message is shown without its user-info (a token or password).
-            Terminal.err(redactingCredentials(error.description))
+            Terminal.err("\(error)")
             Glibc.exit(error.exitCode)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
@@ -52,10 +51,12 @@ public struct Sheaf: ParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                Terminal.out(message)
+                Terminal.out(TerminalLine(verbatim: message))  // help, a completion script, completions
                 Glibc.exit(0)
             }
-            if !message.isEmpty { Terminal.err(message.hasPrefix("Error:") ? "sheaf: " + message.dropFirst(7) : message) }
+            // ArgumentParser's lines quote what was typed: control characters escaped, line by line.
+            let lines = (message.hasPrefix("Error:") ? "sheaf: " + message.dropFirst(7) : message).split(separator: "\n", omittingEmptySubsequences: false)
+            if !message.isEmpty { Terminal.err(.joined(lines.map { "\(text: String($0))" }, separator: "\n")) }
             Glibc.exit(2)
         }
     }

@@ -30,18 +30,21 @@ enum Terminal {
     nonisolated(unsafe) static var quiet = false
     nonisolated(unsafe) static var verbose = false
 
-    static func out(_ line: String = "") { write(STDOUT_FILENO, line + "\n") }
-    static func err(_ line: String) { write(STDERR_FILENO, line + "\n") }
+    /// A line to stdout: names in it are escaped (`TerminalLine`).
+    static func out(_ line: TerminalLine = "") { write(STDOUT_FILENO, line.text + "\n") }
+    static func err(_ line: TerminalLine) { write(STDERR_FILENO, line.text + "\n") }
 
-    /// One path of a listing: a line, or NUL-terminated with `-0`.
-    static func path(_ path: String) { write(STDOUT_FILENO, path + (nullTerminated ? "\0" : "\n")) }
-
-    static func warn(_ message: String) {
-        if !quiet { err("sheaf: warning: " + message) }
+    /// One path of a listing: a line (shown as `ShownText.name`), or its bytes NUL-terminated with `-0`.
+    static func path(_ path: String) {
+        write(STDOUT_FILENO, nullTerminated ? path + "\0" : ShownText.name(path) + "\n")
     }
 
-    static func bold(_ s: String) -> String { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+    static func warn(_ message: TerminalLine) {
+        if !quiet { err("sheaf: warning: \(message)") }
+    }
+
+    static func bold(_ s: TerminalLine) -> TerminalLine { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    static func dim(_ s: TerminalLine) -> TerminalLine { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
 
     /// Bytes as they are to stdout (a merged note).
     static func raw(_ bytes: [UInt8]) { write(STDOUT_FILENO, bytes) }
@@ -59,13 +62,15 @@ enum Terminal {
         String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// Writes a JSON document to stdout.
-    static func json<T: Encodable>(_ value: T) {
+    /// Writes a JSON document to stdout (pretty, or one line for `watch --json`'s stream). The
+    /// encoder escapes control characters in strings, so names go out exact and inert.
+    static func json<T: Encodable>(_ value: T, pretty: Bool = true) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(value) else { return }
-        out(String(decoding: data, as: UTF8.self))
+        guard var data = try? encoder.encode(value) else { return }
+        data.append(UInt8(ascii: "\n"))
+        write(STDOUT_FILENO, [UInt8](data))
     }
 
     static func date(_ date: Date) -> String {

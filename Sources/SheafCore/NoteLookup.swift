@@ -67,9 +67,8 @@ public enum NoteLookup {
     }
 
     static func ambiguous(_ query: String, _ hits: [NoteHandle]) -> SheafError {
-        let list = hits.sorted { $0.path < $1.path }.map { "    \($0.path)  (\($0.title))" }.joined(separator: "\n")
-        return SheafError("more than one note matches", path: query,
-                          cause: "candidates:\n" + list,
-                          hint: "name the note by its path")
+        SheafError("more than one note matches", path: query, cause: "candidates:",
+                   details: hits.sorted { $0.path < $1.path }.map { "\($0.path)  (\($0.title))" },
+                   hint: "name the note by its path")
     }
 }

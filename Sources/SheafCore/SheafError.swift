@@ -18,6 +18,9 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
     public var what: String
     public var path: String?
     public var cause: String?
+    /// Lines listed under the cause, one item each (the notes an ambiguous name matches): each
+    /// stays a line of its own however the CLI escapes the names in it.
+    public var details: [String]
     public var hint: String?
     /// What kind of failure this is; the exit code follows from it (docs/exit-codes.md).
     public var kind: Kind
@@ -26,19 +29,26 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
     /// 2 for every other error.
     public var exitCode: Int32 { kind == .offline ? 75 : 2 }
 
-    public init(_ what: String, path: String? = nil, cause: String? = nil, hint: String? = nil, kind: Kind = .failure) {
+    public init(_ what: String, path: String? = nil, cause: String? = nil, details: [String] = [], hint: String? = nil,
+                kind: Kind = .failure) {
         self.what = what
         self.path = path
         self.cause = cause
+        self.details = details
         self.hint = hint
         self.kind = kind
     }
 
-    public var description: String {
-        var out = "sheaf: " + what
-        if let path { out += ": " + path }
-        if let cause { out += "\n  cause: " + cause }
-        if let hint { out += "\n  hint: " + hint }
+    public var description: String { rendered(path: { $0 }, text: { $0 }) }
+
+    /// The message with its path passed through `path` and its words (what, cause, details, hint) through
+    /// `text`: the CLI escapes the control characters a name may bring (docs/output.md).
+    public func rendered(path show: (String) -> String, text: (String) -> String) -> String {
+        var out = "sheaf: " + text(what)
+        if let path { out += ": " + show(path) }
+        if let cause { out += "\n  cause: " + text(cause) }
+        for line in details { out += "\n    " + text(line) }
+        if let hint { out += "\n  hint: " + text(hint) }
         return out
     }
 }

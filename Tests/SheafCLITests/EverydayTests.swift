@@ -312,44 +312,6 @@ import Yams
     }
 }
 
-/// Issue 14, item 10: completion of note names, folders and tags, through bash's own
-/// `complete` and the script `sheaf --generate-completion-script bash` writes.
-@Suite struct CompletionTests {
-    func complete(_ line: String, in vault: String) -> [String] {
-        let script = """
-        source <("$SHEAF" --generate-completion-script bash)
-        complete -p sheaf >/dev/null || exit 3
-        COMP_LINE="$LINE"; COMP_POINT=${#COMP_LINE}
-        read -r -a COMP_WORDS <<< "$LINE"
-        [[ "$LINE" == *" " ]] && COMP_WORDS+=("")
-        COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
-        _sheaf sheaf "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-        printf '%s\\n' "${COMPREPLY[@]}"
-        """
-        let r = runProcess("/bin/bash", ["-c", script], in: vault,
-                           environment: ["SHEAF": CLI.binary, "LINE": line,
-                                         "PATH": (CLI.binary as NSString).deletingLastPathComponent + ":/usr/bin:/bin"])
-        return r.stdout.split(separator: "\n").map(String.init)
-    }
-
-    @Test func noteNamesFoldersAndTagsCompleteInBash() {
-        let temp = TempDir()
-        let vault = CLI.sampleVault(temp)
-        _ = CLI.run(["index"], in: vault)
-        let notes = complete("sheaf show Trips/Lis", in: vault)
-        #expect(notes.contains("Trips/Lisbon/Tram 28") || notes.contains("Trips/Lisbon/Tram\\ 28"), "\(notes)")
-        #expect(!notes.contains { $0.hasPrefix("Work/") })
-        let titles = complete("sheaf backlinks Lisbon", in: vault)
-        #expect(titles.contains { $0.hasPrefix("Lisbon") }, "\(titles)")
-        let folders = complete("sheaf ls --folder Tri", in: vault)
-        #expect(folders.contains("Trips") && folders.contains("Trips/Lisbon"), "\(folders)")
-        let tags = complete("sheaf ls --tag tra", in: vault)
-        #expect(tags.contains("travel"), "\(tags)")
-        let commands = complete("sheaf sea", in: vault)
-        #expect(commands.contains("search"), "\(commands)")
-    }
-}
-
 /// Today's date in a format, as the test process sees it (UTC in the harness).
 enum MomentFormatProbe {
     static func today(_ format: String) -> String {

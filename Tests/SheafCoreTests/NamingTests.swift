@@ -47,8 +47,8 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error.what == "more than one note matches")
-            #expect(error.cause?.contains("Inbox/Ideas.md") == true)
-            #expect(error.cause?.contains("Projects/Ideas.md") == true)
+            #expect(error.details.contains { $0.hasPrefix("Inbox/Ideas.md") })
+            #expect(error.details.contains { $0.hasPrefix("Projects/Ideas.md") })
         }
         #expect(throws: SheafError.self) { try NoteLookup.find("aaaa", in: notes, workingFolder: nil) }
     }

@@ -35,8 +35,8 @@ struct Thumb: ParsableCommand {
         let session = try global.open()
         var failed = false
         for path in paths {
-            do { Terminal.out(try session.thumbnail(of: path)) }
-            catch { Terminal.err(error.description); failed = true }
+            do throws(SheafError) { let thumbnail = try session.thumbnail(of: path); Terminal.out("\(thumbnail)") }
+            catch { Terminal.err("\(error)"); failed = true }
         }
         if failed { throw ExitCode(2) }
     }
@@ -80,9 +80,9 @@ func makeThumbnailsWithProgress(_ session: VaultSession) throws {
 /// Warns about attachments a thumbnailing run left without a thumbnail: one line each that failed,
 /// one for all when the thumbnail helper is missing.
 func warnThumbnails(_ report: ThumbnailReport) {
-    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(w.message)") }
+    for w in report.failed { Terminal.warn("\(w.path): no thumbnail: \(text: w.message)") }
     if let missing = report.helperMissing {
         let count = report.skipped.count
-        Terminal.warn("\(count) attachment\(count == 1 ? "" : "s") left without a thumbnail\n" + missing.description)
+        Terminal.warn("\(count) attachment\(count == 1 ? "" : "s") left without a thumbnail\n\(missing)")
     }
 }

@@ -30,18 +30,18 @@ struct Attachments: ParsableCommand {
         if list.isEmpty && orphans { throw ExitCode(1) }
     }
 
-    static func line(_ a: Attachment) -> String {
+    static func line(_ a: Attachment) -> TerminalLine {
         let r = a.record
-        var parts = [Terminal.bold(r.path), r.type, ByteCount.text(r.size)]
+        var parts: [TerminalLine] = [Terminal.bold("\(r.path)"), "\(r.type)", "\(ByteCount.text(r.size))"]
         if let w = r.width, let h = r.height { parts.append("\(w)x\(h)") }
         switch r.state {
-        case .ready: parts.append("thumbnail " + (a.thumbnail ?? "missing (sheaf thumb makes it)"))
+        case .ready: parts.append(a.thumbnail.map { "thumbnail \($0)" } ?? "thumbnail missing (sheaf thumb makes it)")
         case .pending: parts.append("thumbnail not made yet")
-        case .failed: parts.append("no thumbnail: " + (r.error ?? "unknown error"))
+        case .failed: parts.append("no thumbnail: \(text: r.error ?? "unknown error")")
         case .none: break
         }
-        parts.append(a.linkedFrom.isEmpty ? Terminal.dim("linked from no note") : "linked from " + a.linkedFrom.joined(separator: ", "))
-        return parts.joined(separator: "  ")
+        parts.append(a.linkedFrom.isEmpty ? Terminal.dim("linked from no note") : "linked from \(names: a.linkedFrom)")
+        return .joined(parts, separator: "  ")
     }
 }
 

@@ -25,9 +25,9 @@ struct Config: ParsableCommand {
 
         func run() throws {
             let session = try global.open()
-            if key == "device" { Terminal.out(session.device); return }
+            if key == "device" { Terminal.out("\(session.device)"); return }
             guard let value = session.config[key] else { throw ExitCode(1) }
-            Terminal.out(value)
+            Terminal.out("\(value)")
         }
     }
 

@@ -24,7 +24,7 @@ struct Daily: ParsableCommand {
             throw SheafError("not a date: \(date)", hint: "use today, yesterday, tomorrow, -1, +2 or 2026-03-14")
         }
         let report = try session.dailyNote(for: day)
-        Terminal.out(report.path)
+        Terminal.out("\(report.path)")
         if !noEdit && Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
             try Editor.open([session.vault.absolute(report.path)])
         }

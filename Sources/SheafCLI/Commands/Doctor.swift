@@ -40,14 +40,14 @@ struct Doctor: ParsableCommand {
             Terminal.out("no problems found")
         } else {
             for f in findings {
-                let place = f.line.map { "\(f.path):\($0)" } ?? f.path
-                let commit = f.commit.map { " (commit \($0.prefix(12)))" } ?? ""
-                Terminal.out(Terminal.bold(place) + "  " + f.kind.rawValue + "  " + f.message + commit)
-                Terminal.out(Terminal.dim(f.fixed ? "  fixed (commit to record it)" : "  fix: " + f.fix))
+                let place: TerminalLine = f.line.map { "\(f.path):\($0)" } ?? "\(f.path)"
+                let commit: TerminalLine = f.commit.map { " (commit \($0.prefix(12)))" } ?? ""
+                Terminal.out("\(Terminal.bold(place))  \(f.kind.rawValue)  \(text: f.message)\(commit)")
+                Terminal.out(Terminal.dim(f.fixed ? "  fixed (commit to record it)" : "  fix: \(text: f.fix)"))
             }
             var counts: [String: Int] = [:]
             for f in findings { counts[f.kind.rawValue, default: 0] += 1 }
-            Terminal.out(counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+            Terminal.out(.joined(counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }, separator: ", "))
         }
         if findings.contains(where: { !$0.fixed }) { throw ExitCode(1) }
     }

@@ -31,9 +31,9 @@ struct Log: ParsableCommand {
             return
         }
         for entry in history.entries {
-            var line = "\(entry.commit.id.prefix(7))  \(Terminal.date(entry.commit.time))  \(entry.commit.authorName)  "
-            if let kind = entry.kind { line += kind.committedWord + "  " }
-            line += entry.commit.summary
+            var line: TerminalLine = "\(entry.commit.id.prefix(7))  \(Terminal.date(entry.commit.time))  \(text: entry.commit.authorName)  "
+            if let kind = entry.kind { line += "\(kind.committedWord)  " }
+            line += "\(text: entry.commit.summary)"
             if let old = entry.oldPath, let path = entry.path {
                 line += "  [\(old) -> \(path)]"
             } else if let path = entry.path, path != history.path {
@@ -56,9 +56,8 @@ struct Restore: ParsableCommand {
 
     func run() throws {
         let report = try global.open().restore(note, at: at)
-        var line = "restored \(report.path) from \(report.version.commit.prefix(7))"
-        if report.version.path != report.path { line += " (then \(report.version.path))" }
-        Terminal.out(line)
+        let then: TerminalLine = report.version.path != report.path ? " (then \(report.version.path))" : ""
+        Terminal.out("restored \(report.path) from \(report.version.commit.prefix(7))\(then)")
     }
 }
 

@@ -19,10 +19,10 @@ struct Index: ParsableCommand {
         bar?.1.finish()
         guard let report = scan else { throw ExitCode(2) }
         if let reason = report.rebuilt { Terminal.warn("rebuilt the index: \(reason.rawValue)") }
-        for w in report.warnings { Terminal.warn("\(w.path): \(w.message)") }
-        if !Terminal.quiet { Terminal.out(String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
+        for w in report.warnings { Terminal.warn("\(w.path): \(text: w.message)") }
+        if !Terminal.quiet { Terminal.out(TerminalLine(verbatim: String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
                             report.scanned, report.added, report.changed, report.removed, report.renamed,
-                            report.warnings.count, report.seconds)) }
+                            report.warnings.count, report.seconds))) }
         try makeThumbnailsWithProgress(session)  // Attach.swift
     }
 }

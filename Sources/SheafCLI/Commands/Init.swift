@@ -20,14 +20,14 @@ struct Init: ParsableCommand {
             Terminal.out("already a vault: \(report.root)")
             return
         }
-        Terminal.out((report.createdVault ? "made a vault in " : "vault ") + report.root)
+        Terminal.out(report.createdVault ? "made a vault in \(report.root)" : "vault \(report.root)")
         Terminal.out(report.createdRepository ? "  created a git repository (branch main)" : "  using the existing git repository")
         if !report.excludeLinesAdded.isEmpty {
-            Terminal.out("  .git/info/exclude now lists: " + report.excludeLinesAdded.joined(separator: " "))
+            Terminal.out("  .git/info/exclude now lists: \(names: report.excludeLinesAdded, separator: " ")")
         }
         let session = VaultSession(vault: .init(root: report.root), workingDirectory: report.root)
         let counts = try session.fileCounts()
-        for w in counts.warnings { Terminal.warn(w.description) }
+        for w in counts.warnings { Terminal.warn("\(w)") }
         Terminal.out("  \(counts.notes) notes, \(counts.otherFiles) other files; no file was changed")
     }
 }

@@ -32,8 +32,8 @@ struct List: ParsableCommand {
             for n in notes { Terminal.path(n.path) }
         } else {
             for n in notes {
-                Terminal.out(Terminal.bold(n.title) + "  " + Terminal.dim(Terminal.date(n.modified) + "  " + n.path))
-                if !n.snippet.isEmpty { Terminal.out("    " + n.snippet) }
+                Terminal.out("\(Terminal.bold("\(n.title)"))  \(Terminal.dim("\(Terminal.date(n.modified))  \(n.path)"))")
+                if !n.snippet.isEmpty { Terminal.out("    \(text: n.snippet)") }
             }
         }
         if notes.isEmpty && (folder != nil || tag != nil) { throw ExitCode(1) }

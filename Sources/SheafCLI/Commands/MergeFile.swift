@@ -49,6 +49,6 @@ struct InstallMergeDriver: ParsableCommand {
         let executable = CommandLine.arguments[0].hasPrefix("/")
             ? CommandLine.arguments[0] : (Bundle.main.executablePath ?? "sheaf")
         let report = try session.installMergeDriver(command: executable)
-        Terminal.out("git now merges notes with \(report)")
+        Terminal.out("git now merges notes with \(text: report)")
     }
 }

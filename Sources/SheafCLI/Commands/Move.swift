@@ -24,14 +24,14 @@ struct Move: ParsableCommand {
         let others = report.rewritten.filter { $0 != report.to }
         if !others.isEmpty {
             Terminal.out("updated links in \(others.count) note\(others.count == 1 ? "" : "s"):")
-            for p in others { Terminal.out("  " + p) }
+            for p in others { Terminal.out("  \(p)") }
         }
         if report.rewritten.contains(report.to) { Terminal.out("re-pointed the moved note's own relative links") }
         // A link the move was asked to keep working and could not: not a warning but the result
         // (exit 1, each note named), as a pull that sets a conflict aside.
         if !report.skipped.isEmpty {
             Terminal.err("sheaf: \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") still link\(report.skipped.count == 1 ? "s" : "") to \(report.from), left unedited:")
-            for skipped in report.skipped { Terminal.err("  " + skipped.description) }
+            for skipped in report.skipped { Terminal.err("  \(skipped)") }
             Terminal.err("  hint: fix each note's front-matter (or encoding) in your editor, then point its link at \(report.to)")
             throw ExitCode(1)
         }
@@ -51,9 +51,11 @@ struct Remove: ParsableCommand {
         let session = try global.open()
         let found = try session.resolve(note)
         let report = try session.remove(found)
-        Terminal.out("removed \(report.path)" + (report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""))
+        let kept: TerminalLine = report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""
+        Terminal.out("removed \(report.path)\(kept)")
         if !report.linkedFrom.isEmpty {
-            Terminal.warn("\(report.linkedFrom.count == 1 ? "1 note still links" : "\(report.linkedFrom.count) notes still link") to it: " + report.linkedFrom.joined(separator: ", "))
+            let n = report.linkedFrom.count
+            Terminal.warn("\(n) note\(n == 1 ? " still links" : "s still link") to it: \(names: report.linkedFrom)")
         }
     }
 }

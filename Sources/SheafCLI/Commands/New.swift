@@ -13,7 +13,7 @@ struct New: ParsableCommand {
     @Option(help: "Folder for the note, relative to the vault root.", completion: Completions.folders) var folder: String?
     @Option(name: [.short, .long], help: "A tag (repeat for more).", completion: Completions.tags) var tag: [String] = []
     @Option(help: "The body text; - reads it from standard input.") var body: String?
-    @Option(help: "A template note in the templates folder (Obsidian's, else Templates/): {{title}}, {{date}}, {{time}}, {{date:FORMAT}} are filled in.") var template: String?
+    @Option(help: "A template note in the templates folder (Obsidian's, else Templates/): {{title}}, {{date}}, {{time}}, {{date:FORMAT}} are filled in.", completion: Completions.templates) var template: String?
     @Flag(help: "Open the new note in $VISUAL or $EDITOR.") var edit = false
     @OptionGroup var global: GlobalOptions
 
@@ -26,7 +26,7 @@ struct New: ParsableCommand {
         for clash in report.caseClashes {
             Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
         }
-        Terminal.out(report.path)
+        Terminal.out("\(report.path)")
         if edit { try Editor.open([session.vault.absolute(report.path)]) }
     }
 }

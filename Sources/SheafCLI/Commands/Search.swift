@@ -43,9 +43,9 @@ struct Search: ParsableCommand {
         } else {
             Terminal.page()
             for h in hits {
-                Terminal.out(Terminal.bold(h.title) + "  " + Terminal.dim(h.path))
-                let snippet = h.snippet.map { $0.match ? Terminal.bold($0.text) : $0.text }.joined()
-                if !snippet.isEmpty { Terminal.out("    " + snippet) }
+                Terminal.out("\(Terminal.bold("\(h.title)"))  \(Terminal.dim("\(h.path)"))")
+                let snippet = h.snippet.map { $0.match ? Terminal.bold("\(text: $0.text)") : "\(text: $0.text)" }
+                if !snippet.isEmpty { Terminal.out("    \(TerminalLine.joined(snippet, separator: ""))") }
             }
         }
         if hits.isEmpty { throw ExitCode(1) }

@@ -30,7 +30,7 @@ struct Show: ParsableCommand {
             Terminal.raw(version.bytes)
             return
         }
-        for w in found.note.warnings { Terminal.warn("\(found.path): \(w)") }
+        for w in found.note.warnings { Terminal.warn("\(found.path): \(text: w.description)") }
         if json {
             let targets = try session.linkTargets()
             Terminal.json(NoteJSON(
@@ -46,7 +46,7 @@ struct Show: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: session.vault.absolute(found.path)) else {
             throw SheafError("cannot read", path: found.path)
         }
-        if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# " + found.path)) }
+        if Terminal.stdoutIsTTY { Terminal.page(); Terminal.out(Terminal.dim("# \(found.path)")) }
         Terminal.raw(Array(data))
     }
 }

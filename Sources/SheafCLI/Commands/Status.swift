@@ -38,7 +38,8 @@ struct Status: ParsableCommand {
             Terminal.out("uncommitted changes:")
             for c in status.changes {
                 let what = c.kind.committedWord.padding(toLength: 8, withPad: " ", startingAt: 0)
-                Terminal.out("  \(what) \(c.oldPath.map { "\($0) -> " } ?? "")\(c.path)")
+                let from: TerminalLine = c.oldPath.map { "\($0) -> " } ?? ""
+                Terminal.out("  \(what) \(from)\(c.path)")
             }
         }
         if !status.conflicts.isEmpty {
@@ -53,9 +54,9 @@ struct Status: ParsableCommand {
     }
 
     /// What `status` says about `sheaf watch` and its background sync.
-    static func watchLines(_ watch: WatchStatus) -> [String] {
+    static func watchLines(_ watch: WatchStatus) -> [TerminalLine] {
         func when(_ seconds: Int64) -> String { Terminal.date(Date(timeIntervalSince1970: TimeInterval(seconds))) }
-        var lines: [String] = []
+        var lines: [TerminalLine] = []
         switch watch.state {
         case .none:
             lines.append("no watcher runs: `sheaf watch` keeps the index fresh and syncs in the background")
@@ -70,13 +71,14 @@ struct Status: ParsableCommand {
         let current = watch.syncIsCurrent
         if let at = sync.lastAttempt, let result = sync.lastResult {
             let label = current ? "last sync" : "last background sync"
-            lines.append("  \(label): \(when(at)), \(result.rawValue)\(sync.lastMessage.map { ": \($0)" } ?? "")")
+            let message: TerminalLine = sync.lastMessage.map { ": \(text: $0)" } ?? ""
+            lines.append("  \(label): \(when(at)), \(result.rawValue)\(message)")
         }
         guard current else { return lines }
         if let since = sync.offlineSince { lines.append("  offline since \(when(since)); local commits are kept") }
-        if let waiting = sync.waiting { lines.append("  waiting: \(waiting)") }
+        if let waiting = sync.waiting { lines.append("  waiting: \(text: waiting)") }
         if !sync.writing.isEmpty {
-            lines.append("  waiting for files being written: \(sync.writing.joined(separator: ", "))")
+            lines.append("  waiting for files being written: \(names: sync.writing)")
         }
         if let next = sync.nextAttempt { lines.append("  next sync: \(when(next))") }
         return lines

@@ -23,7 +23,7 @@ struct Commit: ParsableCommand {
         } else if Terminal.quiet {
             return  // -q: no summary, as `git commit -q`
         } else if let commit {
-            Terminal.out("\(commit.id.prefix(7)) \(commit.summary)")
+            Terminal.out("\(commit.id.prefix(7)) \(text: commit.summary)")
         } else {
             Terminal.out("nothing to commit")
         }
@@ -131,7 +131,7 @@ enum SyncOutput {
             Terminal.json(SyncJSON(run))
         } else {
             if run.resumed { Terminal.err("sheaf: finished the sync a stopped command had left half done") }
-            if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(commit.summary)") }
+            if let commit = run.committed { Terminal.out("committed \(commit.id.prefix(7)) \(text: commit.summary)") }
             if let pull = run.pull { describe(pull, remote: run.remote) }
             for entry in run.arrivedConflicts {
                 Terminal.err("sheaf: conflict: \(entry.original) has a conflict file from another device: \(entry.path)")
@@ -147,7 +147,7 @@ enum SyncOutput {
                 Terminal.out(push.pushed == 0 ? "nothing to push" : "pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to \(run.remote)")
             }
         }
-        for warning in run.warnings { Terminal.err("sheaf: \(warning.path): \(warning.message)") }
+        for warning in run.warnings { Terminal.err("sheaf: \(warning)") }
         // Conflict files to settle, written by this pull or brought by it from another device.
         if let pull = run.pull, pull.conflicts > 0 || !run.arrivedConflicts.isEmpty { throw ExitCode(1) }
     }
@@ -176,17 +176,17 @@ enum SyncOutput {
     /// its preview alike.
     static func refusals(_ pull: PullReport) {
         for refused in pull.refused {
-            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(refused.reason)")
+            Terminal.err("sheaf: not written, unsafe path from the remote: \(refused.path)\n  cause: \(text: refused.reason)")
         }
         for path in pull.gitlinks {
             Terminal.err("sheaf: \(path) is a git submodule; Sheaf keeps it in git but does not check it out")
         }
     }
 
-    static func line(_ o: PathOutcome) -> String {
+    static func line(_ o: PathOutcome) -> TerminalLine {
         let label = o.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
-        var text = "  " + label + " " + (o.oldPath.map { "\($0) -> " } ?? "") + o.path
-        if let conflict = o.conflictFile { text += "  (remote side: \(conflict))" }
-        return text
+        let from: TerminalLine = o.oldPath.map { "\($0) -> " } ?? ""
+        let conflict: TerminalLine = o.conflictFile.map { "  (remote side: \($0))" } ?? ""
+        return "  \(label) \(from)\(o.path)\(conflict)"
     }
 }

@@ -25,7 +25,7 @@ struct Tags: ParsableCommand {
             Terminal.page()
             for c in counts {
                 let n = String(c.count)
-                Terminal.out(String(repeating: " ", count: width - n.count) + n + "  " + c.tag)
+                Terminal.out("\(String(repeating: " ", count: width - n.count))\(n)  \(c.tag)")
             }
         }
     }
@@ -41,9 +41,9 @@ struct Tags: ParsableCommand {
         func run() throws {
             let session = try global.open()
             let r = try session.addTags(tags, to: try session.resolve(note))
-            if !r.changed.isEmpty { Terminal.out("\(r.path): added " + r.changed.joined(separator: ", ")) }
+            if !r.changed.isEmpty { Terminal.out("\(r.path): added \(names: r.changed)") }
             let already = r.unchanged + r.inline
-            if !already.isEmpty { Terminal.out("\(r.path): already tagged " + already.joined(separator: ", ")) }
+            if !already.isEmpty { Terminal.out("\(r.path): already tagged \(names: already)") }
         }
     }
 
@@ -59,9 +59,9 @@ struct Tags: ParsableCommand {
         func run() throws {
             let session = try global.open()
             let r = try session.removeTags(tags, from: try session.resolve(note))
-            if !r.changed.isEmpty { Terminal.out("\(r.path): removed " + r.changed.joined(separator: ", ")) }
+            if !r.changed.isEmpty { Terminal.out("\(r.path): removed \(names: r.changed)") }
             for t in r.inline { Terminal.warn("\(r.path): #\(t) is written in the body; edit the note to remove it") }
-            if !r.unchanged.isEmpty { Terminal.out("\(r.path): not tagged " + r.unchanged.joined(separator: ", ")) }
+            if !r.unchanged.isEmpty { Terminal.out("\(r.path): not tagged \(names: r.unchanged)") }
         }
     }
 }

@@ -38,7 +38,7 @@ struct Watch: ParsableCommand {
         let json = self.json
         try session.watch(options: options, stopper: stopper, events: { event in
             if json {
-                WatchEventLine.printJSON(event)
+                Terminal.json(WatchEventJSON(event), pretty: false)
             } else if let line = WatchEventLine.text(event) {
                 Terminal.err(line)
             }
@@ -49,53 +49,44 @@ struct Watch: ParsableCommand {
 /// How a watch event is shown.
 enum WatchEventLine {
     /// The line on stderr; nil for what -q silences.
-    static func text(_ event: WatchEvent) -> String? {
+    static func text(_ event: WatchEvent) -> TerminalLine? {
         switch event {
         case let .started(pid, folders):
             return "sheaf: watching \(folders) folder\(folders == 1 ? "" : "s") (pid \(pid)); stop with Ctrl-C"
         case .indexed(let changes):
             return "sheaf: indexed " + summary(changes)
         case let .rescanned(reasons, changes):
-            return "sheaf: rescanned (\(reasons.joined(separator: "; "))): " + summary(changes)
+            return "sheaf: rescanned (\(text: reasons.joined(separator: "; "))): " + summary(changes)
         case .stopped(let reason):
-            return "sheaf: stopped: \(reason)"
+            return "sheaf: stopped: \(text: reason)"
         case let .synced(committed, pulled, pushed):
-            var parts: [String] = []
+            var parts: [TerminalLine] = []
             if committed { parts.append("committed local changes") }
             if !pulled.isEmpty { parts.append("pulled " + summary(pulled)) }
             if pushed { parts.append("pushed") }
-            return "sheaf: synced" + (parts.isEmpty ? ": nothing new" : ": " + parts.joined(separator: ", "))
+            return "sheaf: synced: " + (parts.isEmpty ? "nothing new" : .joined(parts, separator: ", "))
         case .committedLocally(let summary):
-            return "sheaf: committed (not synced yet): \(summary)"
+            return "sheaf: committed (not synced yet): \(text: summary)"
         case let .offline(remote, cause, retryIn):
-            return "sheaf: cannot reach \(remote) (\(redactingCredentials(cause))); local commits are kept; retrying in \(Int(retryIn.rounded())) s"
+            return "sheaf: cannot reach \(remote) (\(text: redactingCredentials(cause))); local commits are kept; retrying in \(Int(retryIn.rounded())) s"
         case .online(let remote):
             return "sheaf: \(remote) answers again"
         case .conflicts(let paths):
-            return "sheaf: conflicts in \(paths.joined(separator: ", ")); see `sheaf conflicts`"
+            return "sheaf: conflicts in \(names: paths); see `sheaf conflicts`"
         case .syncWaiting(let reason):
-            return "sheaf: sync waits: \(reason)"
+            return "sheaf: sync waits: \(text: reason)"
         case .problem(let error):
-            return redactingCredentials(error.description)
+            return "\(error)"
         case .warning(let warning):
-            return Terminal.quiet ? nil : "sheaf: warning: \(warning.description)"
+            return Terminal.quiet ? nil : "sheaf: warning: \(warning)"
         }
     }
 
     /// "3 changes: a.md, b.md, c.md" (the first few paths).
-    static func summary(_ changes: VaultChangeSet) -> String {
+    static func summary(_ changes: VaultChangeSet) -> TerminalLine {
         let paths = changes.paths.map(\.path)
-        let shown = paths.prefix(3).joined(separator: ", ")
-        let more = paths.count > 3 ? ", and \(paths.count - 3) more" : ""
-        return "\(changes.count) change\(changes.count == 1 ? "" : "s")" + (paths.isEmpty ? "" : ": " + shown + more)
-    }
-
-    static func printJSON(_ event: WatchEvent) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(WatchEventJSON(event)) else { return }
-        Terminal.out(String(decoding: data, as: UTF8.self))
+        let more: TerminalLine = paths.count > 3 ? ", and \(paths.count - 3) more" : ""
+        return "\(changes.count) change\(changes.count == 1 ? "" : "s")" + (paths.isEmpty ? "" : ": \(names: paths.prefix(3))\(more)")
     }
 }
 
