@@ -54,11 +54,6 @@ enum Terminal {
         }
     }
 
-    /// Reads all of standard input as text.
-    static func readStandardInput() -> String {
-        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-    }
-
     /// Writes a JSON document to stdout.
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()

@@ -94,7 +94,7 @@ extension VaultSession {
             switch merged {
             case .success(let result):
                 last.merge = result
-                return result.merged
+                return try Self.withinSizeLimit(result.merged, path: path)
             case .failure(let error):
                 throw SheafError("cannot merge the write into the note", path: path, cause: error.description)
             }

@@ -57,7 +57,7 @@ extension VaultSession {
             if template == nil { text += "\n" } else if !text.isEmpty && !text.endsWithLineBreak { text += "\n" }
             text += body + (body.endsWithLineBreak ? "" : "\n")
         }
-        try fileWriter(proof).create(try safePath(path), Array(text.utf8))
+        try fileWriter(proof).create(try safePath(path), try Self.withinSizeLimit(Array(text.utf8), path: path))
         invalidate()
         return NewNoteReport(path: path, id: id, caseClashes: clashes)
     }
