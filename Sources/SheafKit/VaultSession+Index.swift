@@ -75,7 +75,9 @@ extension VaultSession {
     /// without them, so links in excluded notes are still kept working.
     func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
         let repo = try repository()
-        let excluded = forIndex ? ObsidianSettings.load(vaultRoot: vault.root).flatMap { $0.userIgnoreFilters.isEmpty ? nil : $0 } : nil
+        let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
+        for refused in filters?.refused ?? [] { onWarning?(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason)) }
+        let excluded = filters.flatMap { $0.isEmpty ? nil : $0 }
         var walker = VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
             guard let repo else { return false }
             return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
