@@ -46,11 +46,16 @@ extension VaultSession {
             throw SheafError("cannot use this template", cause: "its front-matter is not valid YAML: \(error)")
         }
         let present = Set(editor.frontMatter.entries.map { $0.key.lowercased() })
-        if !present.contains("id") { editor.set("id", to: id) }
-        if !present.contains("title") { editor.set("title", to: trimmedTitle) }
-        if !present.contains("created") { editor.set("created", toDate: now) }
         let cleanTags = try TagName.cleaned(tags)
-        if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
+        do throws(FrontMatterEditRefusal) {
+            if !present.contains("id") { try editor.set("id", to: id) }
+            if !present.contains("title") { try editor.set("title", to: trimmedTitle) }
+            if !present.contains("created") { try editor.set("created", toDate: now) }
+            if !cleanTags.isEmpty { try editor.addItems(cleanTags, to: "tags") }
+        } catch {
+            throw SheafError("cannot use this template", cause: error.description,
+                             hint: "write its front-matter as plain `key: value` lines")
+        }
         var text = editor.text
         if !body.isEmpty {
             // After Sheaf's own front-matter, a blank line; after a template's text, its next line.
