@@ -100,6 +100,11 @@ extension VaultSession {
     /// that note's version read back from the repository, instead of being left dead.
     func writableIndex(rebuild: Bool = false) throws(SheafError) -> NoteIndex {
         let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
+        for (file, movedTo, what) in index.setAside {
+            let aside = vault.relative(movedTo) ?? movedTo
+            onWarning?(VaultWarning(path: vault.relative(file) ?? file,
+                                    message: "was \(what), not the index: moved aside to \(aside) (delete it once you no longer need it); the index is rebuilt from the files"))
+        }
         index.previousVersion = Self.previousVersions(root: vault.root)
         return index
     }

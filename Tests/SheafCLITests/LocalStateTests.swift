@@ -261,3 +261,42 @@ import Testing
         #expect(conflictTexts(r, 1, in: "Inbox") == ["# New\n\nfrom r1\n"])
     }
 }
+
+@Suite struct UnusableIndexTests {
+    /// `.sheaf/index.sqlite` made a folder: every note command failed with "the index or its
+    /// folder is read-only". The index is a cache: what stands in its place is moved aside (not
+    /// deleted: a folder may hold anything), the index is rebuilt, and the warning says what it was.
+    @Test func anIndexThatIsAFolderIsMovedAsideAndRebuilt() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        let index = vault + "/.sheaf/index.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: index + suffix) }
+        CLI.write("someone's file\n", to: index + "/kept.txt")
+        let r = CLI.run(["search", "tram"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Tram 28"), "\(r.stdout)")
+        #expect(r.stderr.contains(".sheaf/index.sqlite: was a folder, not the index: moved aside to .sheaf/index.sqlite.unusable-"), "\(r.stderr)")
+        #expect(!r.stderr.contains("read-only"), "\(r.stderr)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: vault + "/.sheaf").filter { $0.hasPrefix("index.sqlite.unusable-") }
+        #expect(aside.count == 1)
+        #expect(CLI.read(vault + "/.sheaf/" + (aside.first ?? "") + "/kept.txt") == "someone's file\n")
+        // Note commands work again, without a warning now.
+        let appended = CLI.run(["append", "Trips/Lisbon/Budget.md", "one more line"], in: vault)
+        #expect(appended.status == 0 && appended.stderr.isEmpty, "\(appended.stderr)")
+    }
+
+    /// Its -wal made a folder as well: named as such, moved aside, rebuilt.
+    @Test func anIndexWALThatIsAFolderIsMovedAsideAndRebuilt() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        let wal = vault + "/.sheaf/index.sqlite-wal"
+        try? FileManager.default.removeItem(atPath: wal)
+        try? FileManager.default.createDirectory(atPath: wal, withIntermediateDirectories: false)
+        let r = CLI.run(["ls", "--paths"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Trips/Lisbon/Budget.md"))
+        #expect(r.stderr.contains(".sheaf/index.sqlite-wal: was a folder, not the index"), "\(r.stderr)")
+    }
+}
