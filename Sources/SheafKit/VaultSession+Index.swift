@@ -51,8 +51,15 @@ extension VaultSession {
         }
         do {
             let index = try writableIndex(rebuild: rebuild)
-            let report = try index.scan(vault: vault, walker: walker(forIndex: true), progress: progress ?? onIndexProgress)
+            var walker = try walker(forIndex: true)
+            let leftovers = TemporaryFiles()
+            walker.onTemporaryFile = { leftovers.paths.append($0) }
+            let report = try index.scan(vault: vault, walker: walker, progress: progress ?? onIndexProgress)
             try index.finishBuild()
+            if heldLock == nil, let lock {
+                // Temporary files a killed Sheaf left, met by this walk.
+                _ = try whileHolding(lock) { (proof) throws(SheafError) in cleanInterruptedWrites(leftovers.paths, proof) }
+            }
             withExtendedLifetime(lock) {}
             cachedIndex = (index, report)
             return (index, report)

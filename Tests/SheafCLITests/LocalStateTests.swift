@@ -300,3 +300,47 @@ import Testing
         #expect(r.stderr.contains(".sheaf/index.sqlite-wal: was a folder, not the index"), "\(r.stderr)")
     }
 }
+
+@Suite struct InterruptedWriteCleanupTests {
+    /// A killed `attach` left its `.sheaf-tmp-*` copy (36 MB after 30 kills) and nothing removed
+    /// it. The next command that scans cleans what dead processes left: copies (scratch names)
+    /// are deleted; a writer's temporary file, which may hold a save, is moved to
+    /// `.sheaf/interrupted/`, where doctor lists it. A live process's files are left alone.
+    @Test func temporaryFilesOfKilledCommandsAreCleanedAndPossibleSavesKept() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        // A real attach, killed while it copies: its copy stays.
+        let big = temp.path + "/big.bin"
+        #expect(CLI.sh("head -c 300M /dev/zero > '\(big)'", in: vault).status == 0)
+        let attach = try #require(Spawn.start(CLI.binary, ["attach", "Trips/Lisbon/Budget.md", big], in: vault, environment: [:]))
+        var copies: [String] = []
+        for _ in 0..<3000 where copies.isEmpty {
+            copies = ((try? FileManager.default.contentsOfDirectory(atPath: vault + "/Trips/Lisbon")) ?? []).filter { $0.hasPrefix(".sheaf-tmp-") }
+            if copies.isEmpty { usleep(10_000) }
+        }
+        kill(attach, SIGKILL)
+        _ = Spawn.wait(attach)
+        copies = ((try? FileManager.default.contentsOfDirectory(atPath: vault + "/Trips/Lisbon")) ?? []).filter { $0.hasPrefix(".sheaf-tmp-") }
+        #expect(!copies.isEmpty, "the attach was not caught copying")
+        // A writer's temporary file of a process that is gone (it may hold a save), one of Sheaf's
+        // own state, and one of this live process.
+        let gone = Spawn.start("/bin/true", [], in: vault, environment: [:])!
+        _ = Spawn.wait(gone)
+        CLI.write("# Home\nsaved just then\n", to: vault + "/Trips/.sheaf-tmp-\(gone)-0-12345")
+        CLI.write("state\n", to: vault + "/.sheaf/.sheaf-tmp-new-\(gone)-0-1")
+        let live = vault + "/Inbox/.sheaf-tmp-\(getpid())-6789"
+        CLI.write("in flight\n", to: live)
+
+        let r = CLI.run(["search", "tram"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        for copy in copies { #expect(!FileManager.default.fileExists(atPath: vault + "/Trips/Lisbon/" + copy), "\(copy) stayed") }
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Trips/.sheaf-tmp-\(gone)-0-12345"))
+        #expect(!FileManager.default.fileExists(atPath: vault + "/.sheaf/.sheaf-tmp-new-\(gone)-0-1"))
+        #expect(FileManager.default.fileExists(atPath: live))
+        let doctor = CLI.run(["doctor", "--json"], in: vault)
+        let findings = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])?["findings"] as? [[String: Any]] ?? []
+        let kept = findings.filter { $0["kind"] as? String == "interrupted-write" }.compactMap { $0["path"] as? String }
+        #expect(kept.count == 1 && kept.allSatisfy { $0.hasPrefix(".sheaf/interrupted/") && $0.hasSuffix("/Trips/.sheaf-tmp-\(gone)-0-12345") }, "\(doctor.stdout)")
+        #expect(kept.first.map { CLI.read(vault + "/" + $0) } == "# Home\nsaved just then\n")
+    }
+}
