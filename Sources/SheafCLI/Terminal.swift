@@ -57,11 +57,6 @@ enum Terminal {
         }
     }
 
-    /// Reads all of standard input as text.
-    static func readStandardInput() -> String {
-        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-    }
-
     /// Writes a JSON document to stdout (pretty, or one line for `watch --json`'s stream). The
     /// encoder escapes control characters in strings, so names go out exact and inert.
     static func json<T: Encodable>(_ value: T, pretty: Bool = true) {

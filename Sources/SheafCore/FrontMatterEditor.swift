@@ -1,7 +1,19 @@
 // The line-preserving front-matter editor. Sheaf never re-emits YAML: it finds the lines of one
 // top-level key and changes those alone, so key order, comments, quoting, flow or block style,
-// unknown keys, CRLF endings and a BOM all survive an edit byte for byte.
+// unknown keys, CRLF endings and a BOM all survive an edit byte for byte. Finding a key's lines
+// is a reading of YAML's surface, which valid YAML can defeat (a top-level flow mapping, block
+// scalars kept with their trailing blank lines): so every edit parses its result and keeps it
+// only when it means what the edit intends, every other key's value unchanged; otherwise the
+// document stays as it was and the edit throws `FrontMatterEditRefusal`.
 import Foundation
+
+/// An edit the line editor could not make without changing other values or breaking the YAML.
+public struct FrontMatterEditRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    public let key: String
+    public var description: String {
+        "Sheaf cannot change `\(key)` in this front-matter without breaking its YAML or changing another value (it edits lines, and this YAML is written in a shape it does not edit safely); the note was left as it is"
+    }
+}
 
 /// Edits one note's front-matter in place, touching only the lines of the keys it changes.
 public struct FrontMatterEditor: Sendable {
@@ -29,17 +41,18 @@ public struct FrontMatterEditor: Sendable {
 
     /// Sets a top-level key to a scalar string. An existing key keeps its spelling, its place and
     /// its trailing comment; a new key goes at the end of the block.
-    public mutating func set(_ key: String, to value: String) {
-        set(key, rendered: YAMLScalar.render(value))
+    public mutating func set(_ key: String, to value: String) throws(FrontMatterEditRefusal) {
+        try set(key, rendered: YAMLScalar.render(value), intended: .scalar(value))
     }
 
     /// Sets a top-level key to a date and time with its offset, unquoted, so YAML readers (and
     /// Obsidian's date properties) read a timestamp, not text.
-    public mutating func set(_ key: String, toDate date: Date) {
-        set(key, rendered: NoteDate.format(date))
+    public mutating func set(_ key: String, toDate date: Date) throws(FrontMatterEditRefusal) {
+        let text = NoteDate.format(date)
+        try set(key, rendered: text, intended: .scalar(text))
     }
 
-    private mutating func set(_ key: String, rendered: String) {
+    private mutating func set(_ key: String, rendered: String, intended: YAMLValue) throws(FrontMatterEditRefusal) {
         var lines = blockLines
         if let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) {
             let line = lines[entry.keyLine]
@@ -47,19 +60,19 @@ public struct FrontMatterEditor: Sendable {
             let comment = YAMLScalar.splitComment(content[entry.valueStart...]).comment
             let newLine = content[..<entry.valueStart] + " " + rendered + comment + ending(of: line)
             lines.replaceSubrange(entry.keyLine..<entry.end, with: [String(newLine)])
+            try keep([lines], key: key) { $0 == intended }
         } else {
-            lines.insert(Self.renderKey(key) + ": " + rendered + eol, at: appendIndex(lines))
+            try keep(inserting: [Self.renderKey(key) + ": " + rendered + eol], into: lines, key: key) { $0 == intended }
         }
-        blockLines = lines
     }
 
     /// Removes a top-level key and its value lines. Returns false when the key was absent.
     @discardableResult
-    public mutating func remove(_ key: String) -> Bool {
+    public mutating func remove(_ key: String) throws(FrontMatterEditRefusal) -> Bool {
         var lines = blockLines
         guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return false }
         lines.removeSubrange(entry.keyLine..<entry.end)
-        blockLines = lines
+        try keep([lines], key: key) { $0 == nil }
         return true
     }
 
@@ -68,20 +81,30 @@ public struct FrontMatterEditor: Sendable {
     /// Returns the items added.
     @discardableResult
     public mutating func addItems(_ items: [String], to key: String,
-                                  normalize: (String) -> String = { $0 }) -> [String] {
+                                  normalize: (String) -> String = { $0 }) throws(FrontMatterEditRefusal) -> [String] {
         var lines = blockLines
         let entries = Self.entries(in: lines)
         let entry = entries.first { $0.key.isIdentical(to: key) }
-        var seen = Set((entry.map { listValues(of: $0, in: lines) } ?? []).map(normalize))
+        // What the key holds as YAML reads it, not as its lines look (`[a,\n  b]`, `&anchor [a]`).
+        var seen = Set(frontMatter.stringList(key).map(normalize))
         let toAdd = items.filter { seen.insert(normalize($0)).inserted }
         if toAdd.isEmpty { return [] }
+        // What the key must read as afterwards: its list with the items after it, or its string
+        // with them joined as the edit joins them.
+        let intended: YAMLValue?
+        switch frontMatter[key] {
+        case nil, .null?: intended = .list(toAdd.map(YAMLValue.scalar))
+        case .list(let present)?: intended = .list(present + toAdd.map(YAMLValue.scalar))
+        case .scalar(let text)?:
+            intended = .scalar(([text] + toAdd).filter { !$0.isEmpty }.joined(separator: text.contains(",") ? ", " : " "))
+        case .map?: intended = nil
+        }
 
         guard let entry else {
             let prefix = blockItemPrefix(lines, entries: entries)
             var added = [Self.renderKey(key) + ":" + eol]
             added += toAdd.map { prefix + YAMLScalar.render($0) + eol }
-            lines.insert(contentsOf: added, at: appendIndex(lines))
-            blockLines = lines
+            try keep(inserting: added, into: lines, key: key) { $0 == intended }
             return toAdd
         }
         let keyLine = lines[entry.keyLine]
@@ -120,17 +143,36 @@ public struct FrontMatterEditor: Sendable {
             lines.replaceSubrange(entry.keyLine..<entry.end,
                                   with: [String(head + " " + rendered + comment + ending(of: keyLine))])
         }
-        blockLines = lines
+        try keep([lines], key: key) { intended != nil && $0 == intended }
         return toAdd
     }
 
     /// Removes items from a list key, keeping its style. Returns the items removed, as written.
     @discardableResult
     public mutating func removeItems(_ items: [String], from key: String,
-                                     normalize: (String) -> String = { $0 }) -> [String] {
+                                     normalize: (String) -> String = { $0 }) throws(FrontMatterEditRefusal) -> [String] {
         var lines = blockLines
-        guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return [] }
         let targets = Set(items.map(normalize))
+        // What the key must read as afterwards: its items but the removed ones (an emptied list
+        // may read as null), or its string without them.
+        let before = frontMatter[key]
+        let intended: (YAMLValue?) -> Bool
+        switch before {
+        case .list(let present)?:
+            let kept = present.filter { $0.text.map { !targets.contains(normalize($0)) } ?? true }
+            intended = { kept.isEmpty ? ($0 == .null || $0 == .list([])) : $0 == .list(kept) }
+        case .scalar(let text)?:
+            let items = FrontMatter.splitList(text), kept = items.filter { !targets.contains(normalize($0)) }
+            let joined = kept.joined(separator: text.contains(",") ? ", " : " ")
+            intended = { kept.count == items.count ? $0 == before : joined.isEmpty ? $0 == .null : $0 == .scalar(joined) }
+        default: intended = { $0 == before }
+        }
+        // Nothing found on the lines to remove must mean nothing to remove: else the lines were misread.
+        func nothingRemoved() throws(FrontMatterEditRefusal) -> [String] {
+            if !intended(before) { throw FrontMatterEditRefusal(key: key) }
+            return []
+        }
+        guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return try nothingRemoved() }
         let keyLine = lines[entry.keyLine]
         let content = Lines.content(keyLine)
         let (valuePart, comment) = YAMLScalar.splitComment(content[entry.valueStart...])
@@ -144,14 +186,14 @@ public struct FrontMatterEditor: Sendable {
                 removed.insert(item.value, at: 0)
             }
         } else if Self.isNull(value) {
-            return []
+            return try nothingRemoved()
         } else if let flow = YAMLScalar.flowItems(value) {
             var kept: [Substring] = []
             for raw in flow {
                 let text = YAMLScalar.text(of: raw)
                 if targets.contains(normalize(text)) { removed.append(text) } else { kept.append(raw) }
             }
-            if removed.isEmpty { return [] }
+            if removed.isEmpty { return try nothingRemoved() }
             let newLine = head + valuePart.prefix(while: { $0 == " " || $0 == "\t" })
                 + "[" + kept.joined(separator: ", ") + "]" + comment + ending(of: keyLine)
             lines[entry.keyLine] = String(newLine)
@@ -162,14 +204,15 @@ public struct FrontMatterEditor: Sendable {
             for item in FrontMatter.splitList(current) {
                 if targets.contains(normalize(item)) { removed.append(item) } else { kept.append(item) }
             }
-            if removed.isEmpty { return [] }
+            if removed.isEmpty { return try nothingRemoved() }
             let joined = kept.joined(separator: separator)
             let isPlain = value.first != "\"" && value.first != "'"
             let rendered = joined.isEmpty ? "" : " " + (isPlain && !YAMLScalar.needsQuotes(joined, inFlow: false) ? joined : YAMLScalar.doubleQuoted(joined))
             lines.replaceSubrange(entry.keyLine..<entry.end,
                                   with: [String(head + rendered + comment + ending(of: keyLine))])
         }
-        blockLines = lines
+        if removed.isEmpty { return try nothingRemoved() }
+        try keep([lines], key: key, intended)
         return removed
     }
 
@@ -187,6 +230,21 @@ public struct FrontMatterEditor: Sendable {
     public mutating func arrangeItems(of key: String, _ slots: [ListSlot]) -> Bool {
         var lines = blockLines
         guard let entry = Self.entries(in: lines).first(where: { $0.key.isIdentical(to: key) }) else { return false }
+        // What the key must read as afterwards: the slots, by the items the key holds.
+        let intended: YAMLValue?
+        switch frontMatter[key] {
+        case .list(let present)?:
+            intended = slots.allSatisfy({ if case .existing(let i) = $0 { return present.indices.contains(i) } else { return true } })
+                ? .list(slots.map { if case .existing(let i) = $0 { present[i] } else if case .new(let t) = $0 { .scalar(t) } else { .null } })
+                : nil
+        case .scalar(let text)?:
+            let present = FrontMatter.splitList(text)
+            intended = slots.allSatisfy({ if case .existing(let i) = $0 { return present.indices.contains(i) } else { return true } })
+                ? .scalar(slots.map { if case .existing(let i) = $0 { present[i] } else if case .new(let t) = $0 { t } else { "" } }
+                    .joined(separator: text.contains(",") ? ", " : " "))
+                : nil
+        default: intended = nil
+        }
         let keyLine = lines[entry.keyLine]
         let content = Lines.content(keyLine)
         let (valuePart, comment) = YAMLScalar.splitComment(content[entry.valueStart...])
@@ -240,7 +298,7 @@ public struct FrontMatterEditor: Sendable {
         } else {
             return false
         }
-        blockLines = lines
+        do { try keep([lines], key: key) { intended != nil && $0 == intended } } catch { return false }
         return true
     }
 
@@ -254,9 +312,15 @@ public struct FrontMatterEditor: Sendable {
     /// Replaces a key's lines with `newLines` (their line endings become this note's), or adds
     /// them after the key `after` (at the start when nil or absent, after the last key when the
     /// key is new and `after` is missing from this block).
-    public mutating func replaceLines(of key: String, with newLines: [String], after: String?) {
+    /// The key must read afterwards as `newLines` read alone.
+    public mutating func replaceLines(of key: String, with newLines: [String], after: String?) throws(FrontMatterEditRefusal) {
         var lines = blockLines
         let converted = newLines.map { String(Lines.content($0)) + eol }
+        let alone = try? FrontMatter(parsing: FrontMatterBlock(opening: "---" + eol, lines: converted, closing: "---" + eol))
+        guard let alone, alone.entries.count == 1, alone.entries[0].key.isIdentical(to: key) else {
+            throw FrontMatterEditRefusal(key: key)
+        }
+        let intended = alone.entries[0].value
         let entries = Self.entries(in: lines)
         if let entry = entries.first(where: { $0.key.isIdentical(to: key) }) {
             lines.replaceSubrange(entry.keyLine..<entry.end, with: converted)
@@ -265,9 +329,44 @@ public struct FrontMatterEditor: Sendable {
         } else if after == nil {
             lines.insert(contentsOf: converted, at: entries.first?.keyLine ?? appendIndex(lines))
         } else {
-            lines.insert(contentsOf: converted, at: appendIndex(lines))
+            try keep(inserting: converted, into: lines, key: key) { $0 == intended }
+            return
         }
-        blockLines = lines
+        try keep([lines], key: key) { $0 == intended }
+    }
+
+    // MARK: - Keeping an edit only when it means what it intends
+
+    /// Makes the first of `candidates` (the block's lines after an edit of `key`) that parses to
+    /// this block's values with `key`'s value accepted by `intended` (nil: the key is gone) and
+    /// every other key's value as it was, in order, the block. When none does, nothing changes.
+    private mutating func keep(_ candidates: [[String]], key: String,
+                               _ intended: (YAMLValue?) -> Bool) throws(FrontMatterEditRefusal) {
+        let others = FrontMatter(entries: frontMatter.entries.filter { !$0.key.isIdentical(to: key) })
+        for lines in candidates {
+            var trial = self
+            trial.blockLines = lines
+            guard let block = trial.document.frontMatter, let after = try? FrontMatter(parsing: block) else { continue }
+            let values = after.entries.filter { $0.key.isIdentical(to: key) }.map(\.value)
+            guard values.count <= 1, intended(values.first),
+                  FrontMatter(entries: after.entries.filter { !$0.key.isIdentical(to: key) }) == others else { continue }
+            self = trial
+            return
+        }
+        throw FrontMatterEditRefusal(key: key)
+    }
+
+    /// Inserts a new key's lines after the block's last non-blank line, where a trailing blank
+    /// line stays last; or, when that changes another value (blank lines a block scalar keeps),
+    /// at the very end of the block.
+    private mutating func keep(inserting added: [String], into lines: [String], key: String,
+                               _ intended: (YAMLValue?) -> Bool) throws(FrontMatterEditRefusal) {
+        var beforeBlanks = lines, atEnd = lines
+        beforeBlanks.insert(contentsOf: added, at: appendIndex(lines))
+        // A last line without a line break (a block ending the file) gets one before the key.
+        if let last = atEnd.last, Lines.terminator(last).isEmpty { atEnd[atEnd.count - 1] += eol }
+        atEnd += added
+        try keep([beforeBlanks, atEnd], key: key, intended)
     }
 
     // MARK: - The block's lines
@@ -420,16 +519,6 @@ public struct FrontMatterEditor: Sendable {
             }
         }
         return "  - "
-    }
-
-    /// The values of a key as a list, whatever its style.
-    private func listValues(of entry: Entry, in lines: [String]) -> [String] {
-        let content = Lines.content(lines[entry.keyLine])
-        let value = YAMLScalar.splitComment(content[entry.valueStart...]).value.trimmingBlanks
-        if value.isEmpty { return blockItems(of: entry, in: lines).map(\.value) }
-        if Self.isNull(value) { return [] }
-        if let flow = YAMLScalar.flowItems(value) { return flow.map { YAMLScalar.text(of: $0) } }
-        return FrontMatter.splitList(YAMLScalar.text(of: value))
     }
 
     /// Whether a value as written is YAML's null (an empty list to the list operations).

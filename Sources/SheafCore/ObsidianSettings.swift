@@ -16,7 +16,8 @@ public struct ObsidianSettings: Sendable, Equatable {
     public var useMarkdownLinks: Bool = false
     /// `newLinkFormat`: `shortest` (default), `relative` or `absolute`.
     public var newLinkFormat: String = "shortest"
-    /// `userIgnoreFilters`: path prefixes (`Templates/`), or `/regex/` matched against the path.
+    /// `userIgnoreFilters`: path prefixes (`Templates/`), or `/regex/` matched against the path
+    /// (run by `ObsidianIgnoreFilters`, in linear time).
     public var userIgnoreFilters: [String] = []
 
     public init() {}
@@ -67,17 +68,6 @@ public struct ObsidianSettings: Sendable, Equatable {
         }
     }
 
-    /// Whether Obsidian excludes `path` (a folder's path is tried with a trailing `/` too).
-    public func excludes(_ path: String, isFolder: Bool) -> Bool {
-        for filter in userIgnoreFilters {
-            if filter.count > 2, filter.hasPrefix("/"), filter.hasSuffix("/") {
-                let pattern = String(filter.dropFirst().dropLast())
-                if let regex = try? NSRegularExpression(pattern: pattern),
-                   regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil { return true }
-            } else if path.hasPrefix(filter) || (isFolder && (path + "/").hasPrefix(filter)) {
-                return true
-            }
-        }
-        return false
-    }
+    /// The ignore filters, compiled (`ObsidianIgnoreFilters`).
+    public var ignoreFilters: ObsidianIgnoreFilters { ObsidianIgnoreFilters(userIgnoreFilters) }
 }

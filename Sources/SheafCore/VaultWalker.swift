@@ -34,6 +34,10 @@ public struct VaultWalker {
     /// Paths left out whatever git says (Obsidian's excluded files, for the index), asked about
     /// every path.
     public var excludes: ((String, Bool) -> Bool)?
+    /// Told the path of every Sheaf temporary file (`TemporaryName`) in the folders the walk
+    /// lists, which it otherwise passes over like any dot-name: so a writer can clean those a
+    /// killed process left, without a walk of its own.
+    public var onTemporaryFile: ((String) -> Void)?
 
     public init(vault: Vault, outsideRules: IgnoreReach? = nil,
                 isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
@@ -68,6 +72,9 @@ public struct VaultWalker {
             }
             if bytes.first == UInt8(ascii: ".") {  // ., .., .git, .sheaf, dot-files and dot-folders
                 if bytes.elementsEqual(".gitignore".utf8) { hasGitignore = true }
+                if let onTemporaryFile, bytes.starts(with: TemporaryName.prefix.utf8), let name = PathBytes.string(bytes) {
+                    onTemporaryFile(VaultPath.join(folder, name))
+                }
                 continue
             }
             // A name that is not UTF-8 cannot be a vault path: String(cString:) would repair it

@@ -44,6 +44,20 @@ extension Repository {
         return found
     }
 
+    /// Whether one of the newest `commits` commits of the first-parent chain from HEAD held
+    /// `blob` at `path` (as named at HEAD; renames followed, as `pathHistory` follows them).
+    public func pathHeld(_ blob: String, at path: String, withinCommits commits: Int) throws(GitError) -> Bool {
+        var held = false, seen = 0
+        try walkPath(path, from: nil) { (id, tracked, change) throws(GitError) in
+            seen += 1
+            // A version introduced before the window is still held by its oldest commit.
+            held = change?.file?.blob == blob
+            if !held && seen == commits { held = try file(at: tracked, inCommit: id)?.blob == blob }
+            return !held && seen < commits
+        }
+        return held
+    }
+
     /// The first-parent chain from `start` (default HEAD), newest first, at most `limit` commits.
     public func firstParentLog(from start: String? = nil, limit: Int? = nil) throws(GitError) -> [CommitDetails] {
         var result: [CommitDetails] = []

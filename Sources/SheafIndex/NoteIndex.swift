@@ -37,6 +37,10 @@ public final class NoteIndex: @unchecked Sendable {
     private var build = Build.none
     /// The index was opened for reading only: it could not be written (see `openForReading`).
     public private(set) var isReadOnly = false
+    /// What this open found at the index's paths that could not be the index (a folder, a
+    /// symlink, a file Sheaf may not read or write) and moved aside, so the index is rebuilt:
+    /// each with the name it now has.
+    public private(set) var setAside: [(file: String, movedTo: String, what: String)] = []
 
     /// The `what` of the error for an index that cannot be written (full disk, read-only, I/O).
     public static let cannotWrite = "cannot write the index"
@@ -49,6 +53,7 @@ public final class NoteIndex: @unchecked Sendable {
     public init(vault: Vault, rebuild: Bool = false, atomicBuild: Bool = false) throws(SheafError) {
         path = vault.stateDirectory + "/index.sqlite"
         self.atomicBuild = atomicBuild
+        setAside = Self.setAsideUnusable(path)
         let exists = FileManager.default.fileExists(atPath: path)
         var reason: RebuildReason? = exists ? nil : .missing
         if rebuild { reason = .requested }
@@ -286,10 +291,18 @@ public final class NoteIndex: @unchecked Sendable {
             return SheafError(cannotWrite, path: path, cause: "the file system is mounted read-only",
                               hint: "remount it writable (or copy the vault somewhere writable), then run this again",
                               kind: .indexNotWritable)
-        case (_, .notWritable), (.SQLITE_READONLY, _), (.SQLITE_CANTOPEN, _), (.SQLITE_PERM, _):
+        case (_, .notWritable):
             return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
-                              cause: "the index or its folder is read-only (no permission to write)",
-                              hint: "make .sheaf/ and the files in it writable, then run this again",
+                              cause: "its folder is read-only (no permission to write)",
+                              hint: "make .sheaf/ writable, then run this again",
+                              kind: writing ? .indexNotWritable : .failure)
+        case (.SQLITE_READONLY, _), (.SQLITE_CANTOPEN, _), (.SQLITE_PERM, _):
+            let problem = unusable(path) ?? unusable(path + "-wal").map { "its -wal file is \($0)" }
+                ?? unusable(path + "-shm").map { "its -shm file is \($0)" }
+            return SheafError(writing ? cannotWrite : "cannot open the index", path: path,
+                              cause: problem.map { $0.hasPrefix("its") ? $0 : "it is \($0)" }
+                                ?? "SQLite could not open it (\(error.message ?? "code \(error.extendedResultCode.rawValue)"))",
+                              hint: "move it out of .sheaf/ (the index is rebuilt from the files), then run this again",
                               kind: writing ? .indexNotWritable : .failure)
         case (.SQLITE_IOERR, _):
             return SheafError(what, path: path, cause: "the disk reported an input/output error (SQLite code \(error.extendedResultCode.rawValue))",
@@ -300,6 +313,32 @@ public final class NoteIndex: @unchecked Sendable {
     }
 
     enum FolderProblem { case none, full, readOnlyMount, notWritable }
+
+    /// Why the file at `path` cannot be (part of) the index, nil when it is absent or could be.
+    static func unusable(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return access(path, R_OK | W_OK) == 0 ? nil : "a file Sheaf may not read and write"
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symlink"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The index is a cache: whatever stands at its paths and cannot be it is renamed
+    /// `<name>.unusable-<unix time>` beside it (never deleted: a folder may hold anything), so the
+    /// index is rebuilt. Nothing moves when the folder cannot be written; `describe` names why.
+    static func setAsideUnusable(_ path: String) -> [(file: String, movedTo: String, what: String)] {
+        guard folderProblem((path as NSString).deletingLastPathComponent) == .none else { return [] }
+        var moved: [(String, String, String)] = []
+        for file in [path, path + "-wal", path + "-shm"] {
+            guard let what = unusable(file) else { continue }
+            let aside = file + ".unusable-\(time(nil))"
+            if rename(file, aside) == 0 { moved.append((file, aside, what)) }
+        }
+        return moved
+    }
 
     /// What is wrong with the folder of the index, if anything a user can fix.
     static func folderProblem(_ folder: String) -> FolderProblem {

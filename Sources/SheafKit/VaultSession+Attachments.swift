@@ -194,7 +194,7 @@ extension VaultSession {
         let contents = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
         let ext = VaultPath.fileExtension(name)
         let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-        let temp = vault.absolute(VaultPath.join(folder, TemporaryName.fileName()))
+        let temp = vault.absolute(VaultPath.join(folder, TemporaryName.fileName(scratch: true)))
         do { try FileManager.default.copyItem(atPath: contents, toPath: temp) }
         catch { throw SheafError("cannot copy", path: source, cause: error.localizedDescription) }
         defer { unlink(temp) }

@@ -121,11 +121,16 @@ extension VaultSession {
     private func asOrdinary(_ bytes: [UInt8], path: String, restoringIDOf original: String?) throws(SheafError) -> [UInt8] {
         guard VaultPath.isNote(path), let text = String(validating: bytes, as: UTF8.self),
               var editor = try? FrontMatterEditor(text: text) else { return bytes }
-        editor.remove("conflict-of")
-        if let original {
-            let current = (try? readBytes(original)).flatMap { String(validating: $0, as: UTF8.self) }
-            let id = current.flatMap { NoteDocument(text: $0).frontMatter }.flatMap { try? FrontMatter(parsing: $0) }?["id"]?.text
-            if let id { editor.set("id", to: id) } else { editor.remove("id") }
+        do throws(FrontMatterEditRefusal) {
+            try editor.remove("conflict-of")
+            if let original {
+                let current = (try? readBytes(original)).flatMap { String(validating: $0, as: UTF8.self) }
+                let id = current.flatMap { NoteDocument(text: $0).frontMatter }.flatMap { try? FrontMatter(parsing: $0) }?["id"]?.text
+                if let id { try editor.set("id", to: id) } else { try editor.remove("id") }
+            }
+        } catch {
+            throw SheafError("cannot make the conflict file an ordinary note", path: path, cause: error.description,
+                             hint: "remove its `conflict-of` line in your editor, then run the command again")
         }
         var out = editor.text
         if let block = NoteDocument(text: out).frontMatter, block.lines.allSatisfy({ Lines.content($0).allSatisfy { $0 == " " || $0 == "\t" } }) {

@@ -196,19 +196,21 @@ extension VaultSession {
         line.hasPrefix("<<<<<<< ") || line == "<<<<<<<" || line.hasPrefix(">>>>>>> ") || line == ">>>>>>>"
     }
 
-    /// Names two files share but for case, and names Windows or Android cannot hold.
-    /// Temporary files a killed Sheaf left beside the files it was writing (`.sheaf-tmp-PID-*`,
-    /// hidden, never committed). A write killed between its two exchanges leaves the newest save
-    /// there (VaultFileWriter), so each is shown, never deleted: its writer's process is gone.
+    /// Temporary files kept from killed writes: the freshness scan moved them to
+    /// `.sheaf/interrupted/` (they may hold a save made just then); and any orphan it could not
+    /// move, still beside the files it was writing. Those of a Sheaf writing now are left out.
     func interruptedWrites() -> [DoctorFinding] {
-        var findings: [DoctorFinding] = []
-        guard let walk = FileManager.default.enumerator(atPath: vault.root) else { return [] }
+        var findings = keptInterruptedWrites().map { kept in
+            DoctorFinding(kind: .interruptedWrite, path: kept.path, line: nil,
+                          message: "kept from a Sheaf command that was killed while it wrote a file in \(kept.foundIn.isEmpty ? "the vault's top folder" : kept.foundIn)",
+                          fix: "compare it with the files there (it may hold a save made just then), keep what you need, then delete it",
+                          commit: nil)
+        }
+        guard let walk = FileManager.default.enumerator(atPath: vault.root) else { return findings }
         while let entry = walk.nextObject() as? String {
-            let name = VaultPath.fileName(entry)
             if entry == ".git" || entry == ".sheaf" { walk.skipDescendants(); continue }
-            guard name.hasPrefix(TemporaryName.prefix) else { continue }
-            let pid = name.dropFirst(TemporaryName.prefix.count).split(separator: "-").first { Int32($0) != nil }.flatMap { Int32($0) }
-            if let pid, kill(pid, 0) == 0 || errno == EPERM { continue }  // a Sheaf writing now
+            guard let maker = TemporaryName.maker(of: VaultPath.fileName(entry)),
+                  TemporaryName.isOrphan(vault.absolute(entry), maker: maker) else { continue }
             let beside = VaultPath.folder(entry)
             findings.append(DoctorFinding(kind: .interruptedWrite, path: entry, line: nil,
                                           message: "left by a Sheaf command that was killed while it wrote a file\(beside.isEmpty ? "" : " in \(beside)")",
@@ -218,6 +220,7 @@ extension VaultSession {
         return findings
     }
 
+    /// Names two files share but for case, and names Windows or Android cannot hold.
     static func nameFindings(_ paths: [String]) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         var byKey: [String: [String]] = [:]

@@ -34,20 +34,20 @@ extension VaultSession {
     }
 
     public func addTags(_ tags: [String], to note: CatalogNote) throws(SheafError) -> TagEditReport {
-        try editTags(note, try TagName.cleaned(tags)) { editor, wanted in
+        try editTags(note, try TagName.cleaned(tags)) { (editor, wanted) throws(FrontMatterEditRefusal) in
             let present = Set(note.note.tags.map(Self.tagKey))
-            return editor.addItems(wanted.filter { !present.contains(Self.tagKey($0)) }, to: "tags", normalize: Self.tagKey)
+            return try editor.addItems(wanted.filter { !present.contains(Self.tagKey($0)) }, to: "tags", normalize: Self.tagKey)
         }
     }
 
     public func removeTags(_ tags: [String], from note: CatalogNote) throws(SheafError) -> TagEditReport {
-        try editTags(note, tags.map(TagName.stripped).filter { !$0.isEmpty }) { editor, wanted in
-            editor.removeItems(wanted, from: "tags", normalize: Self.tagKey)
+        try editTags(note, tags.map(TagName.stripped).filter { !$0.isEmpty }) { (editor, wanted) throws(FrontMatterEditRefusal) in
+            try editor.removeItems(wanted, from: "tags", normalize: Self.tagKey)
         }
     }
 
     private func editTags(_ note: CatalogNote, _ wanted: [String],
-                          _ change: @escaping (inout FrontMatterEditor, [String]) -> [String]) throws(SheafError) -> TagEditReport {
+                          _ change: @escaping (inout FrontMatterEditor, [String]) throws(FrontMatterEditRefusal) -> [String]) throws(SheafError) -> TagEditReport {
         guard !wanted.isEmpty else { throw SheafError("no tag given", hint: "sheaf tags add NOTE TAG...") }
         let firstChange = try withWriterLock(commits: false) { (proof) throws(SheafError) -> [String]? in
             let writer = fileWriter(proof)
@@ -57,7 +57,10 @@ extension VaultSession {
                 var editor: FrontMatterEditor
                 do { editor = try FrontMatterEditor(text: text) }
                 catch { throw SheafError("will not change this note", path: note.path, cause: "\(error)") }
-                let changed = change(&editor, wanted)
+                let changed: [String]
+                do throws(FrontMatterEditRefusal) { changed = try change(&editor, wanted) }
+                catch { throw SheafError("will not change this note", path: note.path, cause: error.description,
+                                         hint: "edit its front-matter in your editor") }
                 if firstChange == nil { firstChange = changed }
                 return changed.isEmpty ? nil : editor.text
             }

@@ -33,6 +33,12 @@ extension VaultSession {
     public func blobID(of note: CatalogNote) throws(SheafError) -> String {
         let state = try readFile(try safePath(note.path))
         guard let bytes = state.bytes else { throw SheafError("the note vanished", path: note.path) }
+        return try handOut(bytes, path: note.path)
+    }
+
+    /// The blob id of `bytes` given to a script as a version of the note at `path`: stored in the
+    /// repository (when there is one) and recorded, so a later `--if-match` with it finds them.
+    private func handOut(_ bytes: [UInt8], path: String) throws(SheafError) -> String {
         let repo = try repository()
         // Storing may fail (a read-only .git): the id alone still serves a write of this version.
         let id = Result { () throws(GitError) in
@@ -40,8 +46,10 @@ extension VaultSession {
             return try Repository.blobID(of: bytes)
         }
         switch id {
-        case .success(let id): return id
-        case .failure(let error): throw SheafError("cannot hash the note", path: note.path, cause: error.description)
+        case .success(let id):
+            GivenVersions(vault: vault).record(id, path: path)
+            return id
+        case .failure(let error): throw SheafError("cannot hash the note", path: path, cause: error.description)
         }
     }
 
@@ -86,7 +94,7 @@ extension VaultSession {
             switch merged {
             case .success(let result):
                 last.merge = result
-                return result.merged
+                return try Self.withinSizeLimit(result.merged, path: path)
             case .failure(let error):
                 throw SheafError("cannot merge the write into the note", path: path, cause: error.description)
             }
@@ -111,11 +119,18 @@ extension VaultSession {
         let changed = base != now || reconciled
         let outcome: GuardedWriteReport.Outcome = conflictPath != nil ? .conflict : (changed ? .merged : .clean)
         let written = (try? writer.read(safe).bytes) ?? nil
-        let blob = (try? Repository.blobID(of: written ?? first ?? write)) ?? ""
+        // A script chains writes with the id it is given: it names a version of this note.
+        let blob = (try? handOut(written ?? first ?? write, path: path)) ?? ""
         return GuardedWriteReport(path: path, outcome: outcome, blob: blob, conflictFile: conflictPath)
     }
 
-    /// The bytes of the version `id` names: the note as it is now, or a blob in the repository.
+    /// How many commits of the note's history `--if-match` searches for the version it names.
+    static let ifMatchHistoryCommits = 10_000
+
+    /// The bytes of the version `id` names: the note as it is now, or a version of this note in
+    /// the repository: one `show --json` handed out for this path, or one a commit among the
+    /// newest `ifMatchHistoryCommits` held at this note's path (renames followed). Any other blob
+    /// (another note's, say) is unknown: merging against it would bring that note's text in.
     private func baseBytes(_ id: String, current: [UInt8], path: String) throws(SheafError) -> [UInt8] {
         let lowered = id.lowercased()
         guard lowered.utf8.count == 40, lowered.allSatisfy({ $0.isHexDigit }) else {
@@ -123,9 +138,12 @@ extension VaultSession {
                              hint: "`sheaf show --json NOTE` reports the note's blob id")
         }
         if (try? Repository.blobID(of: current)) == lowered { return current }
-        guard let repo = try repository(), let bytes = try? repo.blobBytes(lowered) else {
+        let repo = try repository()
+        let isVersion = GivenVersions(vault: vault).contains(lowered, path: path)
+            || ((try? repo?.pathHeld(lowered, at: path, withinCommits: Self.ifMatchHistoryCommits)) ?? false)
+        guard isVersion, let repo, let bytes = try? repo.blobBytes(lowered) else {
             throw SheafError("unknown blob id for --if-match", path: path,
-                             cause: "no version with blob id \(lowered) is known to this vault",
+                             cause: "no version of this note has blob id \(lowered) (searched: the versions `show --json` reported and the note's last \(Self.ifMatchHistoryCommits) commits)",
                              hint: "read the note again with `sheaf show --json` and use its blob id")
         }
         return bytes

@@ -56,8 +56,15 @@ extension VaultSession {
         }
         do {
             let index = try writableIndex(rebuild: rebuild)
-            let report = try index.scan(vault: vault, walker: walker(forIndex: true), progress: progress ?? onIndexProgress)
+            var walker = try walker(forIndex: true)
+            let leftovers = TemporaryFiles()
+            walker.onTemporaryFile = { leftovers.paths.append($0) }
+            let report = try index.scan(vault: vault, walker: walker, progress: progress ?? onIndexProgress)
             try index.finishBuild()
+            if heldLock == nil, let lock {
+                // Temporary files a killed Sheaf left, met by this walk.
+                _ = try whileHolding(lock) { (proof) throws(SheafError) in cleanInterruptedWrites(leftovers.paths, proof) }
+            }
             withExtendedLifetime(lock) {}
             cachedIndex = (index, report)
             return (index, report)
@@ -80,7 +87,9 @@ extension VaultSession {
     /// without them, so links in excluded notes are still kept working.
     func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
         let repo = try repository()
-        let excluded = forIndex ? ObsidianSettings.load(vaultRoot: vault.root).flatMap { $0.userIgnoreFilters.isEmpty ? nil : $0 } : nil
+        let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
+        for refused in filters?.refused ?? [] { onWarning?(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason)) }
+        let excluded = filters.flatMap { $0.isEmpty ? nil : $0 }
         var walker = VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
             guard let repo else { return false }
             return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
@@ -103,6 +112,11 @@ extension VaultSession {
     /// that note's version read back from the repository, instead of being left dead.
     func writableIndex(rebuild: Bool = false) throws(SheafError) -> NoteIndex {
         let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
+        for (file, movedTo, what) in index.setAside {
+            let aside = vault.relative(movedTo) ?? movedTo
+            onWarning?(VaultWarning(path: vault.relative(file) ?? file,
+                                    message: "was \(what), not the index: moved aside to \(aside) (delete it once you no longer need it); the index is rebuilt from the files"))
+        }
         index.previousVersion = Self.previousVersions(root: vault.root)
         return index
     }

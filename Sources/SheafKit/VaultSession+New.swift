@@ -46,18 +46,23 @@ extension VaultSession {
             throw SheafError("cannot use this template", cause: "its front-matter is not valid YAML: \(error)")
         }
         let present = Set(editor.frontMatter.entries.map { $0.key.lowercased() })
-        if !present.contains("id") { editor.set("id", to: id) }
-        if !present.contains("title") { editor.set("title", to: trimmedTitle) }
-        if !present.contains("created") { editor.set("created", toDate: now) }
         let cleanTags = try TagName.cleaned(tags)
-        if !cleanTags.isEmpty { editor.addItems(cleanTags, to: "tags") }
+        do throws(FrontMatterEditRefusal) {
+            if !present.contains("id") { try editor.set("id", to: id) }
+            if !present.contains("title") { try editor.set("title", to: trimmedTitle) }
+            if !present.contains("created") { try editor.set("created", toDate: now) }
+            if !cleanTags.isEmpty { try editor.addItems(cleanTags, to: "tags") }
+        } catch {
+            throw SheafError("cannot use this template", cause: error.description,
+                             hint: "write its front-matter as plain `key: value` lines")
+        }
         var text = editor.text
         if !body.isEmpty {
             // After Sheaf's own front-matter, a blank line; after a template's text, its next line.
             if template == nil { text += "\n" } else if !text.isEmpty && !text.endsWithLineBreak { text += "\n" }
             text += body + (body.endsWithLineBreak ? "" : "\n")
         }
-        try fileWriter(proof).create(try safePath(path), Array(text.utf8))
+        try fileWriter(proof).create(try safePath(path), try Self.withinSizeLimit(Array(text.utf8), path: path))
         invalidate()
         return NewNoteReport(path: path, id: id, caseClashes: clashes)
     }

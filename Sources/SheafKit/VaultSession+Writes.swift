@@ -25,9 +25,9 @@ extension VaultSession {
 
     /// Changes a note's text with `edit`, made again on the bytes the note holds at the moment of
     /// writing if an editor saved meanwhile. `edit` returns nil when nothing is to change.
-    @discardableResult
     /// `appendOnly`: the edit adds text after the end and leaves every byte before it alone, so a
     /// note whose front-matter does not parse may take it (`Note.isAppendable`).
+    @discardableResult
     func editNote(_ path: String, with writer: VaultFileWriter, appendOnly: Bool = false,
                   _ edit: @escaping (String) throws(SheafError) -> String?) throws(SheafError) -> WriteOutcome {
         let safe = try safePath(path)
@@ -36,7 +36,8 @@ extension VaultSession {
             guard let current else {
                 throw SheafError("the note vanished while Sheaf changed it", path: path, hint: "`sheaf restore` brings it back")
             }
-            return try edit(Self.editableText(current, path: path, appendOnly: appendOnly)).map { Array($0.utf8) }
+            guard let edited = try edit(Self.editableText(current, path: path, appendOnly: appendOnly)) else { return nil }
+            return try Self.withinSizeLimit(Array(edited.utf8), path: path)
         }
         guard let first = try redo(state.bytes) else { return .unchanged }
         return try writer.replace(safe, base: state, with: first, redo: redo)
@@ -46,6 +47,15 @@ extension VaultSession {
     static func editableText(_ bytes: [UInt8], path: String, appendOnly: Bool = false) throws(SheafError) -> String {
         try refuseEdit(of: Note(path: path, bytes: bytes), appendOnly: appendOnly)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `bytes`, unless an edit made them larger than a note may be: Sheaf would refuse to edit
+    /// or merge what it wrote (an `append` of gigabytes wrote a note that large).
+    static func withinSizeLimit(_ bytes: [UInt8], path: String) throws(SheafError) -> [UInt8] {
+        guard bytes.count > Note.sizeLimit else { return bytes }
+        throw SheafError("will not change this note", path: path,
+                         cause: "the result would be larger than 10 MB (\(bytes.count / 1_000_000) MB); nothing was written",
+                         hint: "split the note, or keep large text as an attachment")
     }
 
     /// Refuses a note Sheaf must never rewrite (broken YAML, not UTF-8, binary, over 10 MB); with

@@ -32,8 +32,12 @@ public enum ConflictFile {
         guard isNote, let text = NoteMerge.text(remote), var editor = try? FrontMatterEditor(text: text) else {
             return remote
         }
-        editor.set("conflict-of", to: notePath)
-        editor.set("id", to: derivedID(notePath: notePath, content: remote))
+        // Front-matter the line editor cannot change safely: kept as it is, like one that does
+        // not parse (the name still marks the file).
+        do {
+            try editor.set("conflict-of", to: notePath)
+            try editor.set("id", to: derivedID(notePath: notePath, content: remote))
+        } catch { return remote }
         return Array(editor.text.utf8)
     }
 

@@ -80,16 +80,19 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
             let (pl, sl, bl) = (p[Array(key.utf8)], s[Array(key.utf8)], b[Array(key.utf8)])
             if same(sl, bl) || same(pl, sl) { continue }
             if same(pl, bl) {
-                // Only the secondary side changed this key: its lines, verbatim.
-                if let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
-                else { editor.remove(key) }
+                // Only the secondary side changed this key: its lines, verbatim (a change the line
+                // editor cannot make safely is a conflict).
+                do {
+                    if let sl { try editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
+                    else { try editor.remove(key) }
+                } catch { conflicts.append(key) }
                 continue
             }
             guard let pv = pValues[key], let sv = sValues[key] else {
                 // One side removed a change time the other bumped (moved later): the removal wins.
                 if recordsChangeTime(key), let bv = bValues[key].flatMap(date),
                    let changed = (pValues[key] ?? sValues[key]).flatMap(date), changed > bv {
-                    if sl == nil { editor.remove(key) }
+                    if sl == nil, (try? editor.remove(key)) == nil { conflicts.append(key) }
                     continue
                 }
                 conflicts.append(key); continue
@@ -101,7 +104,8 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
                 case .conflict:
                     conflicts.append(key)
                 case .merged(let slots) where lists.primary.isEmpty:
-                    editor.addItems(slots.compactMap { if case .new(let t) = $0 { t } else { nil } }, to: key, normalize: normalize)
+                    let added = slots.compactMap { if case .new(let t) = $0 { t } else { nil } }
+                    if (try? editor.addItems(added, to: key, normalize: normalize)) == nil { conflicts.append(key) }
                 case .merged(let slots):
                     if slots != lists.primary.indices.map({ .existing($0) }), !editor.arrangeItems(of: key, slots) {
                         conflicts.append(key)  // a list with comments between its items: not rewritten
@@ -111,7 +115,9 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
             }
             // A change time both sides moved: the later wins.
             if recordsChangeTime(key), let pt = date(pv), let st = date(sv) {
-                if st > pt, let sl { editor.replaceLines(of: key, with: sl, after: previousInSecondary) }
+                if st > pt, let sl, (try? editor.replaceLines(of: key, with: sl, after: previousInSecondary)) == nil {
+                    conflicts.append(key)
+                }
                 continue
             }
             conflicts.append(key)

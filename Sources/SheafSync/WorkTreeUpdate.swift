@@ -325,7 +325,7 @@ public struct WorkTreeUpdate {
             guard unedited else { result.keptLocalEdits.append(path.path); return }
         }
         try VaultPathGuard.makeFolders(of: path, in: workTree)
-        let temp = (full as NSString).deletingLastPathComponent + "/.sheaf-tmp-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = TemporaryName.beside(full, scratch: true)
         guard symlink(String(decoding: target, as: UTF8.self), temp) == 0 else {
             throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno)))
         }

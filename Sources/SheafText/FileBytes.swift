@@ -61,7 +61,7 @@ public enum FileBytes {
         var mode: mode_t = 0o644
         var info = stat()
         if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-        let temp = TemporaryName.beside(path)
+        let temp = TemporaryName.beside(path, scratch: true)  // never holds a version it displaced
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileBytesError(step: .open, errno: errno) }
         do throws(FileBytesError) {

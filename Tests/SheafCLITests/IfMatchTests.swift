@@ -86,6 +86,65 @@ import Testing
         #expect(CLI.read(path) == "# Budget\n\n- rent\n- script line\n- editor line\n")
     }
 
+    /// The note's text and the blob id `show --json` reports for it, read until the two agree.
+    static func consistentRead(_ vault: String) -> (String, String)? {
+        for _ in 0..<50 {
+            let read = CLI.read(vault + "/" + note)
+            let blob = Self.blob(vault)
+            let hashed = runProcess("/usr/bin/git", ["hash-object", "--stdin"], in: vault, stdin: read).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if hashed == blob { return (read, blob) }
+        }
+        return nil
+    }
+
+    static func git(_ arguments: [String], _ vault: String) -> String {
+        runProcess("/usr/bin/git", arguments, in: vault).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `--if-match` took any blob in the object store as the merge base: another note's blob
+    /// merged that note's text into this one. Only versions of this note are bases.
+    @Test func ifMatchRefusesABlobThatIsNotAVersionOfThisNote() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let before = CLI.read(vault + "/" + Self.note)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        let other = "Trips/Lisbon/Restaurants.md"
+        let committedOther = Self.git(["rev-parse", "HEAD:" + other], vault)
+        let shownOther = Self.object(CLI.run(["show", "Recipes/Shakshuka.md", "--json"], in: vault).stdout)["blob"] as? String ?? ""
+        for id in [committedOther, shownOther] {
+            #expect(id.count == 40)
+            let r = CLI.run(["write", Self.note, "--if-match", id], in: vault, stdin: "replaced\n")
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr.contains("unknown blob id for --if-match") && r.stderr.contains("10000 commits"), "\(r.stderr)")
+        }
+        #expect(CLI.read(vault + "/" + Self.note) == before)
+    }
+
+    /// Versions of this note are still bases: one an older commit held, also under the name the
+    /// note had before a rename, and one a previous write reported.
+    @Test func ifMatchTakesOlderVersionsOfThisNoteAcrossARename() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Budget\n\nrent: 500\n\nsome notes\n\nfood: 200\n", to: vault + "/" + Self.note)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        let old = Self.git(["rev-parse", "HEAD:" + Self.note], vault)
+        #expect(CLI.run(["mv", Self.note, "Trips/Lisbon/Costs.md"], in: vault).status == 0)
+        CLI.write("# Budget\n\nrent: 500\n\nsome notes\n\nfood: 250\n", to: vault + "/Trips/Lisbon/Costs.md")
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        let r = CLI.run(["write", "Trips/Lisbon/Costs.md", "--if-match", old, "--json"], in: vault,
+                        stdin: "# Budget\n\nrent: 450\n\nsome notes\n\nfood: 200\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(CLI.read(vault + "/Trips/Lisbon/Costs.md") == "# Budget\n\nrent: 450\n\nsome notes\n\nfood: 250\n")
+        // The id a write reported names the version it wrote, uncommitted: the next write's base.
+        let written = Self.object(r.stdout)["blob"] as? String ?? ""
+        CLI.write("# Budget\n\nrent: 450\n\nsome notes\n\nfood: 250\n\nwine: 40\n", to: vault + "/Trips/Lisbon/Costs.md")
+        let next = CLI.run(["write", "Trips/Lisbon/Costs.md", "--if-match", written], in: vault,
+                           stdin: "# Budget\n\nrent: 400\n\nsome notes\n\nfood: 250\n")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(CLI.read(vault + "/Trips/Lisbon/Costs.md") == "# Budget\n\nrent: 400\n\nsome notes\n\nfood: 250\n\nwine: 40\n")
+    }
+
     @Test func aWrongOrUnknownBlobIDIsAnError() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
@@ -114,10 +173,9 @@ import Testing
         let rounds = longTests ? 200 : 8
         var gaveUp = 0, done = 0
         for k in 0..<rounds {
-            // What a script does: read the note, hash what it read (storing the blob), write.
-            let read = CLI.read(vault + "/" + Self.note)
-            let blob = runProcess("/usr/bin/git", ["hash-object", "-w", "--stdin"], in: vault, stdin: read).stdout
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // What a script does: read the note and the blob id `show --json` gives for it, write.
+            // (The editor may save between the two: read again until they agree.)
+            guard let (read, blob) = Self.consistentRead(vault) else { continue }
             let r = CLI.run(["write", Self.note, "--if-match", blob], in: vault,
                             stdin: read + (read.hasSuffix("\n") || read.isEmpty ? "" : "\n") + "script-\(k)\n")
             if r.status == 2 && r.stderr.contains("kept changing") { gaveUp += 1; continue }

@@ -261,3 +261,86 @@ import Testing
         #expect(conflictTexts(r, 1, in: "Inbox") == ["# New\n\nfrom r1\n"])
     }
 }
+
+@Suite struct UnusableIndexTests {
+    /// `.sheaf/index.sqlite` made a folder: every note command failed with "the index or its
+    /// folder is read-only". The index is a cache: what stands in its place is moved aside (not
+    /// deleted: a folder may hold anything), the index is rebuilt, and the warning says what it was.
+    @Test func anIndexThatIsAFolderIsMovedAsideAndRebuilt() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        let index = vault + "/.sheaf/index.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: index + suffix) }
+        CLI.write("someone's file\n", to: index + "/kept.txt")
+        let r = CLI.run(["search", "tram"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Tram 28"), "\(r.stdout)")
+        #expect(r.stderr.contains(".sheaf/index.sqlite: was a folder, not the index: moved aside to .sheaf/index.sqlite.unusable-"), "\(r.stderr)")
+        #expect(!r.stderr.contains("read-only"), "\(r.stderr)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: vault + "/.sheaf").filter { $0.hasPrefix("index.sqlite.unusable-") }
+        #expect(aside.count == 1)
+        #expect(CLI.read(vault + "/.sheaf/" + (aside.first ?? "") + "/kept.txt") == "someone's file\n")
+        // Note commands work again, without a warning now.
+        let appended = CLI.run(["append", "Trips/Lisbon/Budget.md", "one more line"], in: vault)
+        #expect(appended.status == 0 && appended.stderr.isEmpty, "\(appended.stderr)")
+    }
+
+    /// Its -wal made a folder as well: named as such, moved aside, rebuilt.
+    @Test func anIndexWALThatIsAFolderIsMovedAsideAndRebuilt() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        let wal = vault + "/.sheaf/index.sqlite-wal"
+        try? FileManager.default.removeItem(atPath: wal)
+        try? FileManager.default.createDirectory(atPath: wal, withIntermediateDirectories: false)
+        let r = CLI.run(["ls", "--paths"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Trips/Lisbon/Budget.md"))
+        #expect(r.stderr.contains(".sheaf/index.sqlite-wal: was a folder, not the index"), "\(r.stderr)")
+    }
+}
+
+@Suite struct InterruptedWriteCleanupTests {
+    /// A killed `attach` left its `.sheaf-tmp-*` copy (36 MB after 30 kills) and nothing removed
+    /// it. The next command that scans cleans what dead processes left: copies (scratch names)
+    /// are deleted; a writer's temporary file, which may hold a save, is moved to
+    /// `.sheaf/interrupted/`, where doctor lists it. A live process's files are left alone.
+    @Test func temporaryFilesOfKilledCommandsAreCleanedAndPossibleSavesKept() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        // A real attach, killed while it copies: its copy stays.
+        let big = temp.path + "/big.bin"
+        #expect(CLI.sh("head -c 300M /dev/zero > '\(big)'", in: vault).status == 0)
+        let attach = try #require(Spawn.start(CLI.binary, ["attach", "Trips/Lisbon/Budget.md", big], in: vault, environment: [:]))
+        var copies: [String] = []
+        for _ in 0..<3000 where copies.isEmpty {
+            copies = ((try? FileManager.default.contentsOfDirectory(atPath: vault + "/Trips/Lisbon")) ?? []).filter { $0.hasPrefix(".sheaf-tmp-") }
+            if copies.isEmpty { usleep(10_000) }
+        }
+        kill(attach, SIGKILL)
+        _ = Spawn.wait(attach)
+        copies = ((try? FileManager.default.contentsOfDirectory(atPath: vault + "/Trips/Lisbon")) ?? []).filter { $0.hasPrefix(".sheaf-tmp-") }
+        #expect(!copies.isEmpty, "the attach was not caught copying")
+        // A writer's temporary file of a process that is gone (it may hold a save), one of Sheaf's
+        // own state, and one of this live process.
+        let gone = Spawn.start("/bin/true", [], in: vault, environment: [:])!
+        _ = Spawn.wait(gone)
+        CLI.write("# Home\nsaved just then\n", to: vault + "/Trips/.sheaf-tmp-\(gone)-0-12345")
+        CLI.write("state\n", to: vault + "/.sheaf/.sheaf-tmp-new-\(gone)-0-1")
+        let live = vault + "/Inbox/.sheaf-tmp-\(getpid())-6789"
+        CLI.write("in flight\n", to: live)
+
+        let r = CLI.run(["search", "tram"], in: vault)
+        #expect(r.status == 0, "\(r.stderr)")
+        for copy in copies { #expect(!FileManager.default.fileExists(atPath: vault + "/Trips/Lisbon/" + copy), "\(copy) stayed") }
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Trips/.sheaf-tmp-\(gone)-0-12345"))
+        #expect(!FileManager.default.fileExists(atPath: vault + "/.sheaf/.sheaf-tmp-new-\(gone)-0-1"))
+        #expect(FileManager.default.fileExists(atPath: live))
+        let doctor = CLI.run(["doctor", "--json"], in: vault)
+        let findings = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])?["findings"] as? [[String: Any]] ?? []
+        let kept = findings.filter { $0["kind"] as? String == "interrupted-write" }.compactMap { $0["path"] as? String }
+        #expect(kept.count == 1 && kept.allSatisfy { $0.hasPrefix(".sheaf/interrupted/") && $0.hasSuffix("/Trips/.sheaf-tmp-\(gone)-0-12345") }, "\(doctor.stdout)")
+        #expect(kept.first.map { CLI.read(vault + "/" + $0) } == "# Home\nsaved just then\n")
+    }
+}

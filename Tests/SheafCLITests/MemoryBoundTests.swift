@@ -161,3 +161,37 @@ extension LargeImageThumbnailTests {
         #expect(kilobytes > 0 && kilobytes < PeakRSS.budgetKB, "peak RSS \(kilobytes) KB")
     }
 }
+
+@Suite struct StandardInputLimitTests {
+    /// `head -c 4G /dev/zero | sheaf append NOTE` read all of it before looking (19.5 GB peak) and
+    /// wrote a 4 GB note; `write` read everything before its 10 MB check. Input is now read with
+    /// the note size limit applied while reading: past it the command stops, exit 2, nothing
+    /// written, having held little more than the limit.
+    @Test func appendWriteAndNewStopReadingStandardInputAtTheNoteSizeLimit() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let note = "Trips/Lisbon/Budget.md"
+        let before = CLI.snapshot(vault)
+        for command in ["append '\(note)'", "write '\(note)'", "new Flood --body -"] {
+            let r = CLI.sh("head -c 256M /dev/zero | /usr/bin/time -f 'maxrss=%M' \"$SHEAF\" \(command)", in: vault)
+            let kilobytes = r.stderr.split(separator: "\n").last { $0.hasPrefix("maxrss=") }.flatMap { Int($0.dropFirst(7)) } ?? -1
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("standard input is larger than a note may be (10 MB)"), "\(command): \(r.stderr)")
+            #expect(kilobytes > 0 && kilobytes < 120_000, "\(command): peak RSS \(kilobytes) KB")
+        }
+        #expect(CLI.snapshot(vault) == before)
+    }
+
+    /// Text under the limit that would take a note past it is refused too: Sheaf would not edit
+    /// or merge the note it wrote.
+    @Test func anAppendThatWouldTakeANotePastTheSizeLimitIsRefused() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let big = "# Ledger\n" + String(repeating: "row of numbers 12345\n", count: 450_000)  // 9.45 MB
+        try big.write(toFile: vault + "/Ledger.md", atomically: false, encoding: .utf8)
+        let r = CLI.sh("head -c 1000000 /dev/zero | tr '\\0' 'a' | \"$SHEAF\" append Ledger.md", in: vault)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("the result would be larger than 10 MB"), "\(r.stderr)")
+        #expect(CLI.read(vault + "/Ledger.md") == big)
+    }
+}

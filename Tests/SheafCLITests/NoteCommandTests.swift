@@ -205,3 +205,24 @@ import Testing
         #expect(made.stdout == "Caf\u{E9} menu 2.md\n")
     }
 }
+
+@Suite struct FrontMatterEditRefusalTests {
+    /// `tags add` after a top-level flow mapping, or after a block scalar that keeps trailing
+    /// blank lines, wrote YAML that no longer parsed or whose values had changed. The first
+    /// cannot be edited line by line: refused, exit 2, the note untouched. The second is
+    /// written where the kept lines stay the scalar's.
+    @Test func tagsAddRefusesWhatItCannotWriteAndKeepsBlockScalarsWhole() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let flow = "---\n{a: 1, b: 2}\n---\nbody\n", kept = "---\nkeep: |+\n  text\n\n\n---\nbody\n"
+        CLI.write(flow, to: vault + "/Flow.md")
+        CLI.write(kept, to: vault + "/Kept.md")
+        let refused = CLI.run(["tags", "add", "Flow.md", "x"], in: vault)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("will not change this note") && refused.stderr.contains("the note was left as it is"), "\(refused.stderr)")
+        #expect(CLI.read(vault + "/Flow.md") == flow)
+        let added = CLI.run(["tags", "add", "Kept.md", "x"], in: vault)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(CLI.read(vault + "/Kept.md") == "---\nkeep: |+\n  text\n\n\ntags:\n  - x\n---\nbody\n")
+    }
+}

@@ -63,10 +63,15 @@ enum RandomNote {
             let key = (keys + ["fresh"]).randomElement(using: &rng)!
             let item = RandomNote.words.randomElement(using: &rng)! + "z"
             let op = Int.random(in: 0...2, using: &rng)
-            switch op {
-            case 0: editor.addItems([item], to: key)
-            case 1: editor.set(key, to: item)
-            default: editor.remove(key)
+            do throws(FrontMatterEditRefusal) {
+                switch op {
+                case 0: try editor.addItems([item], to: key)
+                case 1: try editor.set(key, to: item)
+                default: try editor.remove(key)
+                }
+            } catch {
+                Issue.record("seed \(seed): \(error)")
+                return
             }
             let after = editor.frontMatter
             // Every other key keeps its value and order.

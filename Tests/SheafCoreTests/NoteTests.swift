@@ -90,7 +90,7 @@ import TestSupport
     @Test func tagsThatYAMLWouldReadAsNumbersOrDatesAreQuoted() throws {
         var editor = try FrontMatterEditor(text: "---\ntitle: T\n---\nbody\n")
         let words = ["0x10", ".inf", "2024-01-01", "1e3", "0o17", "yes", "null", "12:30", "plain", "c++"]
-        _ = editor.addItems(words, to: "tags")
+        _ = try editor.addItems(words, to: "tags")
         let yaml = editor.text.components(separatedBy: "---\n")[1]
         let loaded = try #require(try Yams.load(yaml: yaml) as? [String: Any])
         let items = try #require(loaded["tags"] as? [Any])

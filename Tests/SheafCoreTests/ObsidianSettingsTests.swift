@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func userIgnoreFiltersArePrefixesOrRegexes() {
-        let s = settings(#"{"userIgnoreFilters": ["Templates/", "Scratch", "/\\.excalidraw\\.md$/"]}"#)
+        let s = settings(#"{"userIgnoreFilters": ["Templates/", "Scratch", "/\\.excalidraw\\.md$/"]}"#).ignoreFilters
         #expect(s.excludes("Templates/Daily.md", isFolder: false))
         #expect(s.excludes("Templates", isFolder: true))
         #expect(s.excludes("Scratch pad.md", isFolder: false))  // Obsidian's filters are plain prefixes

@@ -20,7 +20,7 @@ struct New: ParsableCommand {
     func run() throws {
         let session = try global.open()
         // Standard input only when asked for: a `while read` loop's own input is not a body.
-        let text = body == "-" ? Terminal.readStandardInput() : body ?? ""
+        let text = body == "-" ? try StandardInput.text() : body ?? ""
         let filled = try template.map { (name) throws(SheafError) in try session.templateText(name, title: title) }
         let report = try session.createNote(title: title, folder: folder, tags: tag, body: text, template: filled)
         for clash in report.caseClashes {

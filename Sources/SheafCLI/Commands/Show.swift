@@ -85,7 +85,7 @@ struct Append: ParsableCommand {
     func run() throws {
         let session = try global.open()
         let found = try session.resolve(note)
-        let addition = text.isEmpty ? Terminal.readStandardInput() : text.joined(separator: " ")
+        let addition = text.isEmpty ? try StandardInput.text() : text.joined(separator: " ")
         guard !addition.isEmpty else { throw ValidationError("nothing to append: give text or pipe it in") }
         if ifMatch == nil && !json {
             try session.append(addition, to: found)
@@ -115,7 +115,7 @@ struct Write: ParsableCommand {
     func run() throws {
         let session = try global.open()
         let found = try session.resolve(note)
-        let content = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        let content = try StandardInput.bytes()
         try GuardedWriteOutput.report(try session.writeNote(content, to: found, ifMatch: ifMatch), json: json)
     }
 }
