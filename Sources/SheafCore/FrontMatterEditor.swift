@@ -160,7 +160,7 @@ public struct FrontMatterEditor: Sendable {
         switch before {
         case .list(let present)?:
             let kept = present.filter { $0.text.map { !targets.contains(normalize($0)) } ?? true }
-            intended = { kept.isEmpty ? ($0 == .null || $0 == .list([])) : $0 == .list(kept) }
+            intended = { kept.isEmpty ? ($0 == nil || $0 == .null || $0 == .list([])) : $0 == .list(kept) }
         case .scalar(let text)?:
             let items = FrontMatter.splitList(text), kept = items.filter { !targets.contains(normalize($0)) }
             let joined = kept.joined(separator: text.contains(",") ? ", " : " ")
@@ -181,9 +181,15 @@ public struct FrontMatterEditor: Sendable {
         var removed: [String] = []
 
         if value.isEmpty {
-            for item in blockItems(of: entry, in: lines).reversed() where targets.contains(normalize(item.value)) {
+            let items = blockItems(of: entry, in: lines)
+            for item in items.reversed() where targets.contains(normalize(item.value)) {
                 lines.removeSubrange(item.line..<item.end)
                 removed.insert(item.value, at: 0)
+            }
+            // A block list emptied takes its key with it (a comment on the key's line keeps it):
+            // `tags add x` then `tags remove x` gives the note back byte for byte.
+            if !removed.isEmpty, removed.count == items.count, comment.isEmpty {
+                lines.remove(at: entry.keyLine)
             }
         } else if Self.isNull(value) {
             return try nothingRemoved()

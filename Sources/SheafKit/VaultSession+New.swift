@@ -1,6 +1,7 @@
 // `sheaf new`: a note with id, title, created and tags, named after its title.
 import Foundation
 import SheafCore
+import SheafIndex
 
 /// What `sheaf new` made.
 public struct NewNoteReport: Sendable {
@@ -8,6 +9,10 @@ public struct NewNoteReport: Sendable {
     public let id: String
     /// Other paths that differ from the new one only by letter case.
     public let caseClashes: [String]
+    /// Notes with a link that reached another file and reaches the new note now (a new
+    /// `Canvas.md` at the root takes `[[Canvas]]` from `Plugins/Canvas.md`): each with the file the
+    /// link reached before.
+    public var tookLinks: [(note: String, before: String)] = []
 }
 
 extension VaultSession {
@@ -30,7 +35,8 @@ extension VaultSession {
         // Without --folder, Obsidian's new-note location when the vault has .obsidian/app.json.
         let folderPath = try vaultFolder(folder ?? ObsidianSettings.load(vaultRoot: vault.root)?.newNoteFolder(workingFolder: workingFolder) ?? "")
         // The paths the index knows (no note is parsed); the disk decides where it differs.
-        let known = try freshIndex().0.allPaths()
+        let (index, _) = try freshIndex()
+        let known = try index.allPaths()
         let taken = Set(known)
         let fm = FileManager.default
         let path = exactName ? VaultPath.join(folderPath, trimmedTitle + ".md")
@@ -64,7 +70,30 @@ extension VaultSession {
         }
         try fileWriter(proof).create(try safePath(path), try Self.withinSizeLimit(Array(text.utf8), path: path))
         invalidate()
-        return NewNoteReport(path: path, id: id, caseClashes: clashes)
+        var report = NewNoteReport(path: path, id: id, caseClashes: clashes)
+        report.tookLinks = Self.linksTakenOver(by: path, known: known, links: (try? index.allLinks()) ?? [])
+        return report
+    }
+
+    /// The links that reached another file among `known` and reach `path` once it is there: only
+    /// links whose target names a file of that name are resolved, twice (LinkTargets).
+    static func linksTakenOver(by path: String, known: [String], links: [StoredLink]) -> [(note: String, before: String)] {
+        let stem = VaultPath.stem(path).lowercased()
+        let candidates = links.filter { link in
+            let name = VaultPath.fileName(String(link.target.split(separator: "#", maxSplits: 1).first ?? ""))
+            return VaultPath.withoutNoteExtension(name).lowercased() == stem
+        }
+        guard !candidates.isEmpty else { return [] }
+        let before = LinkTargets(paths: known), after = LinkTargets(paths: known + [path])
+        var seen = Set<String>()
+        var taken: [(note: String, before: String)] = []
+        for link in candidates where link.notePath != path {
+            guard let was = before.resolve(link.target, from: link.notePath), was != path,
+                  after.resolve(link.target, from: link.notePath) == path,
+                  seen.insert(link.notePath + "\u{0}" + was).inserted else { continue }
+            taken.append((link.notePath, was))
+        }
+        return taken.sorted { $0.note < $1.note }
     }
 
     /// A folder named on the command line as a vault-relative path; refuses one outside the vault

@@ -31,13 +31,36 @@ extension VaultSession {
 
     /// Read from the catalog's links table: only links whose file-name key matches can point here.
     public func backlinks(of note: CatalogNote) throws(SheafError) -> [String] {
+        try backlinks(ofPath: note.path)
+    }
+
+    /// The notes with a link that reaches the file at `path` (a note or an attachment).
+    public func backlinks(ofPath path: String) throws(SheafError) -> [String] {
         let (index, _) = try freshIndex()
         let targets = try linkTargets()
         var linking = Set<String>()
-        for link in try index.links(toKey: VaultPath.stem(note.path).lowercased()) {
+        for link in try index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased()) {
             let resolved = targets.resolve(link.target, from: link.notePath)
-            if resolved == note.path { linking.insert(link.notePath) }
+            if resolved == path { linking.insert(link.notePath) }
         }
         return linking.sorted()
+    }
+
+    /// The file `name` names for `backlinks`: a note, named as every command names one, else an
+    /// attachment by its path (from the vault root or the working folder) or its file name.
+    public func linkedFile(_ name: String) throws(SheafError) -> String {
+        do { return try resolve(name).path } catch where error.kind == .noNoteMatches {
+            let attachments = try freshIndex().0.allPaths().filter { !VaultPath.isNote($0) }
+            let exact = [workingFolder.flatMap { VaultPath.normalize(VaultPath.join($0, name)) }, VaultPath.normalize(name)]
+                .compactMap { $0 }
+            if let hit = attachments.first(where: { exact.contains($0) }) { return hit }
+            let named = attachments.filter { VaultPath.fileName($0).lowercased() == name.lowercased() }
+            if named.count == 1 { return named[0] }
+            if named.count > 1 {
+                throw SheafError("more than one file matches", path: name,
+                                 cause: "candidates: " + named.sorted().joined(separator: ", "), hint: "name the file by its path")
+            }
+            throw error
+        }
     }
 }

@@ -296,3 +296,28 @@ extension DayOneTests {
         #expect(CLI.run(["append", "Latin.md", "more"], in: vault).status == 2)
     }
 }
+
+extension DayOneTests {
+    /// Item 9: `sheaf new Canvas` silently took every `[[Canvas]]` that reached
+    /// `Plugins/Canvas.md`; `sheaf backlinks` of an attachment said "no note matches" though
+    /// `attachments` knew its linkers.
+    @Test func newWarnsOfLinksItTakesAndBacklinksNamesAnAttachmentsLinkers() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Canvas\n", to: vault + "/Plugins/Canvas.md")
+        CLI.write("Try [[Canvas]] for boards.\n", to: vault + "/Boards.md")
+        CLI.write("Same as [[Plugins/Canvas]].\n", to: vault + "/Pinned.md")
+        #expect(CLI.run(["backlinks", "Plugins/Canvas"], in: vault).stdout == "Boards.md\nPinned.md\n")
+        let made = CLI.run(["new", "Canvas"], in: vault)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout == "Canvas.md\n")
+        #expect(made.stderr.contains("Boards.md: its link to Canvas now reaches Canvas.md, not Plugins/Canvas.md"), "\(made.stderr)")
+        #expect(!made.stderr.contains("Pinned.md"))
+
+        let linkers = CLI.run(["backlinks", "tram-28.png"], in: vault)
+        #expect(linkers.status == 0, "\(linkers.stderr)")
+        #expect(linkers.stdout == "Trips/Lisbon/Tram 28.md\n")
+        #expect(CLI.run(["backlinks", "Trips/Lisbon/tram-28.png"], in: vault).stdout == "Trips/Lisbon/Tram 28.md\n")
+        #expect(CLI.run(["backlinks", "no-such-file.png"], in: vault).status == 2)
+    }
+}

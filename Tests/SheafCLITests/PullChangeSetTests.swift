@@ -18,9 +18,20 @@ import Testing
     @Test func aPullReportsAnIndexFailureInsteadOfDroppingIt() throws {
         let replicas = replicasWithOneRemoteEdit()
         let index = replicas[1] + "/.sheaf/index.sqlite"
-        // A folder where the index file goes: SQLite cannot open it, and Sheaf never deletes folders.
-        try? FileManager.default.removeItem(atPath: index)
-        try FileManager.default.createDirectory(atPath: index, withIntermediateDirectories: true)
+        #expect(CLI.run(["index"], in: replicas[1]).status == 0)
+        // Another program holds the index's write lock for longer than Sheaf waits for it (5 s):
+        // the index cannot be updated, and nothing Sheaf may move aside (an unusable index file
+        // is rebuilt, which is no failure to report).
+        let ready = replicas.temp.path + "/locked"
+        let holder = try #require(Spawn.start("/usr/bin/python3", ["-c", """
+            import sqlite3, sys, time, pathlib
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN EXCLUSIVE")
+            pathlib.Path(sys.argv[2]).touch()
+            time.sleep(60)
+            """, index, ready], in: replicas[1], environment: cleanEnvironment(home: replicas.temp.path)))
+        defer { kill(holder, SIGKILL); _ = Spawn.wait(holder) }
+        #expect(eventually(timeout: 20) { FileManager.default.fileExists(atPath: ready) })
         let pulled = CLI.run(["pull"], in: replicas[1])
         #expect(pulled.status == 0, "the pull itself is complete: \(pulled.stderr)")
         #expect(replicas.file(1, "Inbox/Welcome.md").contains("A line from r0."))

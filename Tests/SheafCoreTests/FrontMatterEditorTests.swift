@@ -172,3 +172,21 @@ import Testing
         #expect(YAMLValue.scalar("café") != .scalar("cafe\u{301}"))
     }
 }
+
+/// Issue 23, item 14: `tags add` then `tags remove` of the same tag left an empty `tags:` line.
+@Suite struct AddThenRemoveTests {
+    @Test func addingThenRemovingATagGivesTheNoteBackByteForByte() throws {
+        for original in ["---\ntitle: A\n---\nbody\n", "---\ntitle: A\r\nid: 1\r\n---\r\nbody\r\n",
+                         "---\ntags: [a]\n---\n", "---\ntags:\n  - a\n---\n", "---\ntags: a b\n---\n"] {
+            var editor = try FrontMatterEditor(text: original)
+            _ = try editor.addItems(["new-tag"], to: "tags")
+            #expect(editor.text != original)
+            _ = try editor.removeItems(["new-tag"], from: "tags")
+            #expect(editor.text == original, "\(original.debugDescription) -> \(editor.text.debugDescription)")
+        }
+        // A list emptied that had a comment on its key keeps the key.
+        var commented = try FrontMatterEditor(text: "---\ntags: # mine\n  - a\n---\n")
+        _ = try commented.removeItems(["a"], from: "tags")
+        #expect(commented.text == "---\ntags: # mine\n---\n")
+    }
+}

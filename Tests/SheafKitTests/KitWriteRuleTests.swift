@@ -48,7 +48,10 @@ import TestSupport
         let v = try KitVault()
         try v.write("---\ntitle: [broken\n---\nbody\n", "Broken.md")
         let session = try v.session()
-        #expect(throws: SheafError.self) { try session.append("more", to: session.resolve("Broken.md")) }
+        #expect(throws: SheafError.self) { try session.addTags(["more"], to: session.resolve("Broken.md")) }
         #expect(v.read("Broken.md") == "---\ntitle: [broken\n---\nbody\n")
+        // An append leaves the front-matter's bytes as they are: it may (issue 23, item 7).
+        try session.append("more", to: session.resolve("Broken.md"))
+        #expect(v.read("Broken.md") == "---\ntitle: [broken\n---\nbody\nmore\n")
     }
 }

@@ -26,6 +26,12 @@ struct New: ParsableCommand {
         for clash in report.caseClashes {
             Terminal.warn("\(report.path): differs only by case from \(clash); clones on macOS or Windows will break")
         }
+        for taken in report.tookLinks {
+            Terminal.warn("\(taken.note): its link to \(VaultPath.stem(report.path)) now reaches \(report.path), not \(taken.before)")
+        }
+        if !report.tookLinks.isEmpty {
+            Terminal.warn("a link written with a folder (`[[\(VaultPath.withoutNoteExtension(report.tookLinks[0].before))]]`) keeps reaching the other file; `sheaf mv` renames the new note")
+        }
         Terminal.out("\(report.path)")
         if edit { try Editor.open([session.vault.absolute(report.path)]) }
     }

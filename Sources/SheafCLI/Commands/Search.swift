@@ -53,18 +53,18 @@ struct Search: ParsableCommand {
 }
 
 struct Backlinks: ParsableCommand {
-    static let configuration = CommandConfiguration.sheaf(commandName: "backlinks", abstract: "List the notes that link to a note.")
-    @Argument(help: "The note.", completion: Completions.notes) var note: String
+    static let configuration = CommandConfiguration.sheaf(commandName: "backlinks", abstract: "List the notes that link to a note or an attachment.")
+    @Argument(help: "The note (or an attachment, by path or file name).", completion: Completions.notes) var note: String
     @Flag(help: "Print JSON.") var json = false
     @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let found = try session.resolve(note)
-        let paths = try session.backlinks(of: found)
+        let file = try session.linkedFile(note)
+        let paths = try session.backlinks(ofPath: file)
         Terminal.nullTerminated = null
-        if json { Terminal.json(BacklinksJSON(note: found.path, backlinks: paths)) } else { paths.forEach { Terminal.path($0) } }
+        if json { Terminal.json(BacklinksJSON(note: file, backlinks: paths)) } else { paths.forEach { Terminal.path($0) } }
     }
 }
 
