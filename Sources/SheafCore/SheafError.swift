@@ -13,6 +13,9 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
         case indexNotWritable
         /// The remote could not be reached; local commits are kept (exit 75).
         case offline
+        /// Files to commit were changed within the settle time asked for (`details` names
+        /// them): nothing was committed; the caller waits and tries again.
+        case unsettled
     }
 
     public var what: String

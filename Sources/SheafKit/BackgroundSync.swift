@@ -254,9 +254,9 @@ public final class BackgroundSync: @unchecked Sendable {
                 condition.unlock()
             }
             let status = try session.status()
-            if holdWhileWritten(status.changes) { return }
+            if holdWhileWritten(status.changes.filter { $0.kind != .removed }.map(\.path)) { return }
             if !hasRemote || step.isCommit {
-                let committed = try session.commit()
+                let committed = try session.commit(settledFor: options.quietPeriod)
                 if let committed { events(.committedLocally(summary: committed.summary)) }
                 finishWithoutRemote(committed: committed, hasRemote: hasRemote, remote: remote)
                 return
@@ -275,8 +275,13 @@ public final class BackgroundSync: @unchecked Sendable {
             }
             var syncOptions = SyncOptions()
             syncOptions.remote = remote
+            syncOptions.settledFor = options.quietPeriod
             let run = try session.sync(syncOptions)
             succeeded(run)
+        } catch where error.kind == .unsettled {
+            // A save landed after the check above and before the commit staged it: the quiet
+            // period runs from it, then the sync runs again.
+            _ = holdWhileWritten(error.details)
         } catch {
             if let operation = try? session.requireRepository().operationInProgress() {
                 // A merge began while this attempt ran, and the commit refused: wait for it.
@@ -292,17 +297,8 @@ public final class BackgroundSync: @unchecked Sendable {
     /// sync that began in between (the interval, or the quiet period of an earlier save ending)
     /// would commit a file an editor may still be writing. Such files count as reported now,
     /// with their age: the quiet period runs from their last change, then the sync runs.
-    private func holdWhileWritten(_ changes: [VaultChange]) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var ages: [String: Double] = [:]
-        for change in changes where change.kind != .removed {
-            var info = stat()
-            guard stat(vault.absolute(change.path), &info) == 0 else { continue }
-            let age = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
-            // (A ctime far ahead of the clock says the clock was set back, not that it is recent.)
-            if age < options.quietPeriod && age > -1 { ages[change.path] = max(0, age) }
-        }
+    private func holdWhileWritten(_ paths: [String]) -> Bool {
+        let ages = VaultSession.changedWithin(options.quietPeriod, paths, root: vault.root)
         guard let youngest = ages.values.min() else { return false }
         let monotonic = Self.monotonic()
         condition.lock()

@@ -1,6 +1,7 @@
 // Recording the work tree as a commit: before `rm` (so the removed note is in history) and for
 // the deletion itself. The message (`sheaf: <device>: 2 edited, 1 added`, the paths in the body;
 // docs/sync.md, Commits) is written by `CommitMessage` (SheafSync), its one owner.
+import Glibc
 import SheafCore
 import SheafGit
 import SheafSync
@@ -9,7 +10,11 @@ extension VaultSession {
     /// Stages everything git sees and commits it; nil when there was nothing to commit. Only a
     /// command holding `.sheaf/lock` commits (`proof`).
     @discardableResult
-    func commitSnapshot(_ proof: borrowing WriterLock) throws(SheafError) -> CommitInfo? {
+    /// With `settledFor` (seconds), a staged file whose ctime is younger than that is not
+    /// committed: the commit throws `.unsettled` naming them, and nothing is committed. The check
+    /// comes after staging, on what the commit would hold, so a save made after a caller looked
+    /// (the background sync's own check) is caught too.
+    func commitSnapshot(_ proof: borrowing WriterLock, settledFor: Double? = nil) throws(SheafError) -> CommitInfo? {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
@@ -19,10 +24,35 @@ extension VaultSession {
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
+            if let settledFor {
+                let young = Self.changedWithin(settledFor, changes.filter { $0.kind != .deleted }.map(\.path), root: vault.root)
+                if !young.isEmpty {
+                    throw SheafError("files were changed moments ago; nothing was committed", path: vault.root,
+                                     details: young.keys.sorted(), kind: .unsettled)
+                }
+            }
             return try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+        } catch let error as SheafError {
+            throw error
         } catch {
-            throw SheafError("cannot record the vault in git", path: vault.root, cause: error.description)
+            throw SheafError("cannot record the vault in git", path: vault.root, cause: "\(error)")
         }
+    }
+
+    /// The files among `paths` whose ctime (which no tool sets back) is less than `seconds` old,
+    /// each with its age: being written, perhaps. A ctime far ahead of the clock says the clock
+    /// was set back, not that the file is new.
+    static func changedWithin(_ seconds: Double, _ paths: [String], root: String) -> [String: Double] {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var ages: [String: Double] = [:]
+        for path in paths {
+            var info = stat()
+            guard stat(root + "/" + path, &info) == 0 else { continue }
+            let age = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
+            if age < seconds && age > -1 { ages[path] = max(0, age) }
+        }
+        return ages
     }
 
     /// Whether `.git/index` is damaged: libgit2 cannot open it and its own checksum says so

@@ -18,6 +18,9 @@ public struct SyncOptions: Sendable {
     /// name to ask git's credential helpers about.
     public var credential: HTTPCredential?
     public var user: String?
+    /// Seconds every file the sync would commit must have been left alone (`.unsettled` else;
+    /// `sheaf watch` passes its quiet period).
+    public var settledFor: Double?
     public init() {}
 }
 
@@ -48,10 +51,10 @@ extension VaultSession {
     var syncJournal: String { vault.stateDirectory + "/sync-journal" }
 
     /// `sheaf commit`: records every change git sees as one commit.
-    public func commit() throws(SheafError) -> CommitInfo? {
+    public func commit(settledFor: Double? = nil) throws(SheafError) -> CommitInfo? {
         try withWriterLock { (proof) throws(SheafError) in
             _ = try resumeInterruptedUpdate()
-            let committed = try commitSnapshot(proof)
+            let committed = try commitSnapshot(proof, settledFor: settledFor)
             if committed != nil { try requireRepository().collectGarbageIfDue() }  // Repository+Housekeeping
             return committed
         }
@@ -91,7 +94,7 @@ extension VaultSession {
             // committed first and the pull reports the error, as without the overlap.
             let fetched = fetchFirst ? try? syncer.startFetch() : nil
             defer { _ = fetched?.wait() }  // the fetch never outlives the writer lock
-            run.committed = try commitSnapshot(proof)
+            run.committed = try commitSnapshot(proof, settledFor: options.settledFor)
             do {
                 (run.pull, run.push) = try body(syncer, fetched)
             } catch let error as SyncError {

@@ -47,3 +47,20 @@ import TestSupport
         }
     }
 }
+
+/// Regression: under load the background sync still committed a save 0-2 s after it: it checked
+/// the changed files' ctimes, then took a moment to stage, and a save that landed in between was
+/// staged and committed unchecked. The check is now made on what the commit stages.
+@Suite struct SettledCommitTests {
+    @Test func aCommitThatMustBeSettledLeavesAFileSavedMomentsAgo() throws {
+        let v = try KitVault()
+        try v.write("# Old\n", "Old.md")
+        let session = try v.session()
+        _ = try session.commit()
+        try v.write("# Just saved\n", "Just saved.md")
+        #expect(throws: SheafError.self) { try session.commit(settledFor: 30) }
+        do { _ = try session.commit(settledFor: 30) } catch { #expect(error.kind == .unsettled && error.details == ["Just saved.md"]) }
+        #expect(try session.status().changes.map(\.path) == ["Just saved.md"], "nothing was committed")
+        #expect(try session.commit(settledFor: 0)?.summary.contains("1 added") == true)
+    }
+}
