@@ -46,9 +46,18 @@ enum Completions {
     /// reaches it single-quoted; zsh's `_describe` reads `\` and `:` (which starts a
     /// description), so those are escaped; fish takes each line as it is, up to a tab (removed
     /// with the control characters).
+    ///
+    /// bash and zsh keep only the candidates that start with the typed word in its own case, where
+    /// Sheaf names notes in any case: when none does, those that match but for case go to them
+    /// with the typed letters in front (`can` offers `canvas`), which names the same note.
     static func inert(_ candidates: [String], prefix: String, shell: CompletionShell? = CompletionShell.requesting) -> [String] {
         let lowered = prefix.lowercased()
-        let words = Set(candidates.map(ShownText.withoutControls)).filter { !$0.isEmpty && $0.lowercased().hasPrefix(lowered) }
+        var words = Set(candidates.map(ShownText.withoutControls)).filter { !$0.isEmpty && $0.lowercased().hasPrefix(lowered) }
+        if shell == .bash || shell == .zsh, !words.contains(where: { $0.hasPrefix(prefix) }) {
+            words = Set(words.compactMap { word in
+                word.prefix(prefix.count).lowercased() == lowered ? prefix + word.dropFirst(prefix.count) : nil
+            })
+        }
         return words.sorted().map { word in
             switch shell {
             case .bash?: return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"

@@ -27,6 +27,12 @@ public struct Sheaf: ParsableCommand {
         ]
     )
 
+    /// The global options before the command (`sheaf --vault V show NOTE`): the command line is
+    /// parsed with them moved after the command (CommandNames.hoistingGlobalOptions), so they
+    /// are read there; declared here too so that the completion scripts ArgumentParser writes
+    /// know `--vault` takes a value and still find the command after it.
+    @OptionGroup var global: GlobalOptions
+
     public init() {}
 
     /// Runs the command line and exits with Sheaf's exit codes.

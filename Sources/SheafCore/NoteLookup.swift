@@ -40,6 +40,13 @@ public enum NoteLookup {
             if hits.count == 1 { return hits[0] }
             if hits.count > 1 { throw ambiguous(String(q), hits) }
         }
+        // The path in another letter case (`trips/lisbon`, as completion may write it): one such
+        // note, or a list to pick from.
+        for p in pathCandidates.map({ $0.lowercased() }) {
+            let hits = notes.filter { let l = $0.path.lowercased(); return l == p || l == p + ".md" || l == p + ".markdown" }
+            if hits.count == 1 { return hits[0] }
+            if hits.count > 1 { throw ambiguous(String(q), hits) }
+        }
 
         // 2. Title, 3. file name, 4. alias: exact, ignoring case.
         let lower = q.lowercased()

@@ -156,6 +156,28 @@ import TestSupport
         #expect(commands.contains("search"), "\(commands)")
     }
 
+    /// Issue 23, item 15: `sheaf --vault V show Can<TAB>` (a global option before the command)
+    /// completed nothing, and `can` did not offer `Canvas`: the shells keep only candidates that
+    /// start with what was typed, letter case included.
+    @Test func completionFollowsAGlobalOptionAndIgnoresCase() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        _ = CLI.run(["index"], in: vault)
+        let elsewhere = temp.path + "/elsewhere"
+        try? FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let global = Self.bash("sheaf --vault \(vault) show Trips/Lis", in: elsewhere, home: temp.path)
+        #expect(global.contains("Trips/Lisbon/Tram 28"), "\(global)")
+        let lower = Self.bash("sheaf show trips/lisbon/tr", in: vault, home: temp.path)
+        #expect(lower == ["trips/lisbon/tram 28"], "\(lower)")
+        // What the shell puts on the line names the note.
+        #expect(CLI.run(["show", "trips/lisbon/tram 28"], in: vault).stdout.contains("Lisbon: tram 28"))
+        let title = Self.bash("sheaf show temp", in: vault, home: temp.path)
+        #expect(title.contains("temples"), "\(title)")
+        #expect(CLI.run(["show", "temples"], in: vault).status == 0)
+        // Where some candidate starts with the word as typed, only those are offered.
+        #expect(Self.bash("sheaf show Temp", in: vault, home: temp.path).contains("Temples"))
+    }
+
     /// The bug: bash's `compgen -W` expanded each candidate, so `sheaf show <TAB>` ran the
     /// `$(touch PWNED)` of a clipped title and the backquotes of another.
     @Test func bashCompletionRunsNoCommandSubstitutionInNamesAndOffersThemLiterally() {
