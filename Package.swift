@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafWatchTests",
-            dependencies: ["SheafWatch", "SheafCore"]
+            dependencies: ["SheafWatch", "SheafCore", "TestSupport"]
         ),
         .testTarget(
             name: "SheafGitTests",
