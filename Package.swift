@@ -7,6 +7,7 @@
 //                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
 //                                              -> SheafText (no Foundation: lines, the note merge)
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
+//                     -> CAllocationWatch (whether an allocation failed under the helper's cap)
 //                                   -> SheafCore
 //   sheaf-merge-file -> SheafText
 // Three executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
@@ -126,9 +127,12 @@ let package = Package(
             dependencies: ["SheafText"],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
+        // The helper's allocator, watched: an allocation that fails under the helper's memory cap
+        // marks the image as too large to decode (ThumbnailHelper.swift), whatever a library says.
+        .target(name: "CAllocationWatch"),
         .executableTarget(
             name: "sheaf-thumbnailer",
-            dependencies: ["SheafMedia", "SheafCore"]
+            dependencies: ["SheafMedia", "SheafCore", "CAllocationWatch"]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -151,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafWatchTests",
-            dependencies: ["SheafWatch", "SheafCore"]
+            dependencies: ["SheafWatch", "SheafCore", "TestSupport"]
         ),
         .testTarget(
             name: "SheafGitTests",

@@ -33,6 +33,10 @@ public struct Sheaf: ParsableCommand {
     /// know `--vault` takes a value and still find the command after it.
     @OptionGroup var global: GlobalOptions
 
+    /// ArgumentParser's errors (usage, validation) speak as `sheaf: `, as Sheaf's own do, rather
+    /// than as `Error: `: its own label, so no message text decides where an error begins.
+    public static var _errorPrefix: String { "sheaf: " }
+
     public init() {}
 
     /// Runs the command line and exits with Sheaf's exit codes.
@@ -61,7 +65,7 @@ public struct Sheaf: ParsableCommand {
                 Glibc.exit(0)
             }
             // ArgumentParser's lines quote what was typed: control characters escaped, line by line.
-            let lines = (message.hasPrefix("Error:") ? "sheaf: " + message.dropFirst(7) : message).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             if !message.isEmpty { Terminal.err(.joined(lines.map { "\(text: String($0))" }, separator: "\n")) }
             Glibc.exit(2)
         }

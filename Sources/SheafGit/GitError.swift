@@ -55,6 +55,13 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(function) failed: \(message)" }
 
+    /// libgit2 gave up on the work tree because its folders nest deeper than it walks (100):
+    /// a generic failure (-1) of the repository class, which is how its iterator reports that
+    /// limit. Decided by code and class, not by the wording of the message.
+    var isNestingLimit: Bool {
+        code == .other(GIT_ERROR.rawValue) && errorClass == Int32(GIT_ERROR_REPOSITORY.rawValue)
+    }
+
     /// Reads libgit2's thread-local last error; call it right after the failing call.
     static func last(_ function: String, _ raw: Int32) -> GitError {
         var message = "error \(raw)"

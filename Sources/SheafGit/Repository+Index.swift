@@ -149,7 +149,7 @@ extension Repository {
         var status: WorkTreeStatus
         do {
             status = try libgit2Status()
-        } catch let error where error.message.contains("nesting too deep") || error.code == .locked {
+        } catch let error where error.isNestingLimit || error.code == .locked {
             // libgit2 gives up on the whole status for one file it may not open (EACCES, which it
             // reports as GIT_ELOCKED); the walk skips that file and goes on, as `git status` does.
             status = try walkedStatus()

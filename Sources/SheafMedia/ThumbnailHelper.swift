@@ -38,9 +38,16 @@ public enum ThumbnailIsolation {
         [.pdf, .svg, .heif].contains(info.format) || info.width * info.height > Thumbnailer.largeImagePixels
     }
 
+    /// The helper's exit status when an allocation failed under its cap: the image needs more
+    /// memory than a thumbnail may use. Decided by the allocator (`allocationFailed`), never by
+    /// the wording of a library's message, which may name the file (`memory-notes.pdf`).
+    public static let outOfMemoryStatus: Int32 = 3
+
     /// The helper's work, in the helper process: caps its memory, makes one thumbnail, and returns
-    /// the exit status (0, or 2 with the error's `what` and `cause` on two lines of stderr).
-    public static func runHelper(source: String, output: String, longEdge: Int, quality: Int) -> Int32 {
+    /// the exit status: 0; or, with the error's `what` and `cause` on two lines of stderr,
+    /// `outOfMemoryStatus` when `allocationFailed()` says an allocation failed, else 2.
+    public static func runHelper(source: String, output: String, longEdge: Int, quality: Int,
+                                 allocationFailed: () -> Bool) -> Int32 {
         var limit = rlimit(rlim_cur: rlim_t(dataLimit), rlim_max: rlim_t(dataLimit))
         guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else {
             FileHandle.standardError.write(Data("cannot limit the memory of the thumbnail helper\n\(String(cString: strerror(errno)))\n".utf8))
@@ -54,7 +61,7 @@ public enum ThumbnailIsolation {
         } catch {
             let text = error.what + "\n" + (error.cause ?? "") + "\n"
             FileHandle.standardError.write(Data(text.utf8))
-            return 2
+            return allocationFailed() ? outOfMemoryStatus : 2
         }
     }
 
@@ -74,16 +81,16 @@ public enum ThumbnailIsolation {
         process.waitUntilExit()
         if process.terminationReason == .exit && process.terminationStatus == 0 { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let memory = "decoding it needs more than the \(dataLimit >> 20) MB a thumbnail may use"
-        if process.terminationReason == .exit && process.terminationStatus == 2 && lines.count >= 2 && !lines[0].isEmpty {
-            let cause = lines[1]
-            // libvips says "out of memory" when an allocation fails under the cap.
-            if cause.lowercased().contains("memory") {
-                throw SheafError("refused an image too large to decode", path: source, cause: memory + " (\(cause))")
+        var memory = "decoding it needs more than the \(dataLimit >> 20) MB a thumbnail may use"
+        let cause = lines.count >= 2 && !lines[1].isEmpty ? lines[1] : nil
+        if process.terminationReason == .exit {
+            if process.terminationStatus == 2 && lines.count >= 2 && !lines[0].isEmpty {
+                throw SheafError(lines[0], path: source, cause: cause)
             }
-            throw SheafError(lines[0], path: source, cause: cause.isEmpty ? nil : cause)
+            if process.terminationStatus == outOfMemoryStatus, let cause { memory += " (\(cause))" }
         }
-        // Killed (poppler aborts when an allocation fails) or failed some other way.
+        // An allocation failed under the cap, the helper was killed (poppler aborts when an
+        // allocation fails), or it failed some other way.
         throw SheafError("refused an image too large to decode", path: source, cause: memory)
     }
 }

@@ -4,6 +4,7 @@
 //
 //   sheaf-thumbnailer batch REQUEST.json     one batch; one JSON line per event on stdout
 //   sheaf-thumbnailer one SRC OUT EDGE Q     one image under a memory cap (run by `batch` itself)
+import CAllocationWatch
 import Foundation
 import Glibc
 import SheafCore
@@ -26,7 +27,8 @@ func main(_ arguments: [String]) -> Never {
     switch arguments.first {
     case "one" where arguments.count == 5:
         guard let edge = Int(arguments[3]), let quality = Int(arguments[4]) else { fail("bad size or quality") }
-        exit(ThumbnailIsolation.runHelper(source: arguments[1], output: arguments[2], longEdge: edge, quality: quality))
+        exit(ThumbnailIsolation.runHelper(source: arguments[1], output: arguments[2], longEdge: edge, quality: quality,
+                                          allocationFailed: { sheaf_allocation_failed() != 0 }))
     case "batch" where arguments.count == 2:
         signal(SIGPIPE, SIG_IGN)  // a caller that went away makes writes fail, not this process die
         guard let data = FileManager.default.contents(atPath: arguments[1]) else { fail("cannot read \(arguments[1])") }

@@ -54,7 +54,7 @@ public enum Fixtures {
         precondition(r.status == 0, "vips \(arguments.joined(separator: " ")) failed; run scripts/setup")
     }
 
-    public static func write(_ data: Data, _ path: String) { try! data.write(to: URL(fileURLWithPath: path)) }
+    public static func write(_ data: Data, _ path: String) { TestFile.write(data, to: path) }
 
     static let svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">

@@ -45,10 +45,7 @@ enum CLI {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
-    static func write(_ text: String, to path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
+    static func write(_ text: String, to path: String) { TestFile.write(text, to: path) }
 
     /// Every file below `root` (skipping .git and .sheaf) with its bytes.
     static func snapshot(_ root: String) -> [String: Data] {

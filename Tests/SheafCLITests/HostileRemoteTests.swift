@@ -14,9 +14,7 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
                  gitlinks: [String] = [], removing: [String] = [], message: String = "sheaf: evil: 1 added") {
     // Build the nested trees bottom-up from `git ls-tree -r` of main plus the new entries.
     func git(_ args: [String], stdin: String? = nil) -> String {
-        let r = runProcess("/usr/bin/git", args, in: bare, stdin: stdin,
-                           environment: ["GIT_AUTHOR_NAME": "Evil", "GIT_AUTHOR_EMAIL": "evil@example.invalid",
-                                         "GIT_COMMITTER_NAME": "Evil", "GIT_COMMITTER_EMAIL": "evil@example.invalid"])
+        let r = GitCLI.run(args, in: bare, stdin: stdin)
         precondition(r.status == 0, r.stderr)
         return r.stdout.trimmingCharacters(in: CharacterSet(charactersIn: "\n\0 "))
     }

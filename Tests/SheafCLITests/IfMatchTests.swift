@@ -98,9 +98,7 @@ import Testing
         return nil
     }
 
-    static func git(_ arguments: [String], _ vault: String) -> String {
-        runProcess("/usr/bin/git", arguments, in: vault).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func git(_ arguments: [String], _ vault: String) -> String { GitCLI.output(arguments, in: vault) }
 
     /// `--if-match` took any blob in the object store as the merge base: another note's blob
     /// merged that note's text into this one. Only versions of this note are bases.

@@ -75,4 +75,18 @@ import Testing
         #expect(CLI.run(["--version"], in: vault).stdout.hasPrefix("0."))
         #expect(CLI.run(["--help"], in: vault).status == 0)
     }
+
+    /// ArgumentParser's own errors (a bad value, an unknown option) speak as `sheaf: `, as Sheaf's
+    /// errors do, with the usage after them. The label was swapped by matching the message's text
+    /// ("Error:"); it is now ArgumentParser's error prefix, set on the root command.
+    @Test func usageErrorsSpeakAsSheafNotAsArgumentParser() {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        for arguments in [["ls", "--sort", "sideways"], ["ls", "--frobnicate"]] {
+            let r = CLI.run(arguments, in: vault)
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(arguments): \(r.stdout)")
+            #expect(r.stderr.hasPrefix("sheaf: ") && !r.stderr.contains("Error"), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("\nUsage: sheaf ls <options>\n"), "\(arguments): \(r.stderr)")
+        }
+    }
 }

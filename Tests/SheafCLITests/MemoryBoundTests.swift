@@ -195,3 +195,46 @@ extension LargeImageThumbnailTests {
         #expect(CLI.read(vault + "/Ledger.md") == big)
     }
 }
+
+extension LargeImageThumbnailTests {
+    /// A TIFF of 15 megapixels (decoded in the capped helper) whose pixel data stops short.
+    static func truncatedTIFF() -> Data {
+        let (width, height): (UInt32, UInt32) = (5000, 3000)
+        // (tag, type: 3 short or 4 long, value); tag 273 (the strip's offset) is filled in below.
+        let entries: [(UInt16, UInt16, UInt32)] = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+                                                   (273, 4, 0), (277, 3, 1), (278, 4, height), (279, 4, width * height)]
+        var bytes: [UInt8] = Array("II*\0".utf8)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        append(UInt32(8))
+        append(UInt16(entries.count))
+        let pixels = UInt32(8 + 2 + entries.count * 12 + 4)
+        for (tag, type, value) in entries {
+            append(tag); append(type); append(UInt32(1))
+            if type == 3 { append(UInt16(value)); append(UInt16(0)) } else { append(tag == 273 ? pixels : value) }
+        }
+        append(UInt32(0))
+        return Data(bytes + [UInt8](repeating: 0, count: 1_000_000))
+    }
+
+    /// Regression: the batch decided that the capped helper had run out of memory by the word
+    /// "memory" in whatever the image library said, so a message that names a file or an
+    /// element called "memory" read as a refusal, and an allocation failure worded otherwise
+    /// as damage. The helper now says it by its exit status (3), from the allocator itself:
+    /// an allocation failed under the cap, or did not.
+    @Test func theCappedHelperToldAFailedAllocationByItsStatusNotByTheLibrarysWords() throws {
+        let temp = TempDir()
+        let helper = FastStartTests.helper
+        Fixtures.write(Fixtures.interlacedPNG16(width: 10_000, height: 10_000), temp.path + "/interlaced.png")
+        let large = runProcess(helper, ["one", temp.path + "/interlaced.png", temp.path + "/a.jpg", "256", "80"], in: temp.path)
+        #expect(large.status == 3, "\(large.status): \(large.stderr)")
+        Fixtures.write(Self.truncatedTIFF(), temp.path + "/memory-scan.tif")
+        let damaged = runProcess(helper, ["one", temp.path + "/memory-scan.tif", temp.path + "/b.jpg", "256", "80"], in: temp.path)
+        #expect(damaged.status == 2 && damaged.stderr.hasPrefix("cannot make a thumbnail: the image is damaged or truncated\n"),
+                "\(damaged.status): \(damaged.stderr)")
+        let vault = CLI.sampleVault(temp)
+        Fixtures.write(Self.truncatedTIFF(), vault + "/Inbox/memory-scan.tif")
+        let thumb = CLI.run(["thumb", "Inbox/memory-scan.tif"], in: vault)
+        #expect(thumb.status == 2 && thumb.stderr.contains("damaged or truncated"), "\(thumb.stderr)")
+        #expect(!thumb.stderr.contains("too large"), "\(thumb.stderr)")
+    }
+}

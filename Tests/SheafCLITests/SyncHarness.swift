@@ -53,7 +53,7 @@ final class Replicas {
     }
 
     func file(_ i: Int, _ path: String) -> String { CLI.read(vaults[i] + "/" + path) }
-    func write(_ i: Int, _ path: String, _ text: String) { CLI.write(text, to: vaults[i] + "/" + path) }
+    func write(_ i: Int, _ path: String, _ text: String) { TestFile.write(text, to: vaults[i] + "/" + path) }
     func edit(_ i: Int, _ path: String, _ change: (String) -> String) { write(i, path, change(file(i, path))) }
 
     /// The paths of every conflict file in a replica.
@@ -84,14 +84,12 @@ final class Replicas {
     /// Runs git in a replica with an identity.
     @discardableResult
     func git(_ i: Int, _ arguments: [String]) -> RunResult {
-        Replicas.git(arguments, in: vaults[i])
+        GitCLI.run(arguments, in: vaults[i])
     }
 
     @discardableResult
     static func git(_ arguments: [String], in directory: String) -> RunResult {
-        runProcess("/usr/bin/git", arguments, in: directory,
-                   environment: ["GIT_AUTHOR_NAME": "Plain Git", "GIT_AUTHOR_EMAIL": "git@example.invalid",
-                                 "GIT_COMMITTER_NAME": "Plain Git", "GIT_COMMITTER_EMAIL": "git@example.invalid"])
+        GitCLI.run(arguments, in: directory)
     }
 }
 

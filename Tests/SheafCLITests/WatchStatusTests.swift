@@ -11,6 +11,15 @@ import Glibc
 #endif
 
 @Suite struct WatchStatusTests {
+    /// The name and state letter (`R`, `S`, `T` for stopped...) of a process, from /proc/PID/stat.
+    static func procStat(_ pid: pid_t) -> (name: String, state: Character)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
+        let rest = text[text.index(after: close)...].drop { $0 == " " }
+        guard let state = rest.first else { return nil }
+        return (String(text[text.index(after: open)..<close]), state)
+    }
+
     @Test func statusShowsWhetherAWatcherRunsSinceWhenItsLastSyncAndWhatWaits() throws {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
@@ -22,7 +31,8 @@ import Glibc
         }
         var reaped = false
         defer { if !reaped { kill(pid, SIGKILL); _ = Spawn.wait(pid) } }
-        usleep(100_000)  // exec'd: the record names sleep, not the shell that starts it
+        // exec'd: the record names sleep, not the shell that starts it
+        #expect(eventually(timeout: 10) { Self.procStat(pid)?.name == "sleep" })
         let record = try #require(WatcherRecord.of(pid: pid))
         try record.write(Vault(root: vault))
         let state = """
@@ -50,7 +60,7 @@ import Glibc
         #expect(sync["waiting"] as? String == "a git merge is in progress")
 
         kill(pid, SIGSTOP)
-        usleep(100_000)
+        #expect(eventually(timeout: 10) { Self.procStat(pid)?.state == "T" })
         let stopped = CLI.run(["status"], in: vault)
         #expect(stopped.stdout.contains("is stopped (suspended)"), "\(stopped.stdout)")
         kill(pid, SIGCONT)

@@ -14,12 +14,28 @@ import Glibc
     }
 
     static func waitFor(_ timeout: Double = 60, _ done: () -> Bool) -> Bool {
-        let start = Date()
-        while Date().timeIntervalSince(start) < timeout {
-            if done() { return true }
-            usleep(50_000)
+        eventually(timeout: timeout, done)
+    }
+
+    /// When the background sync of the watcher in `vault` last ended an attempt (seconds since
+    /// 1970) and how (`upToDate`, `offline`...), as it records each one in `.sheaf/watch-sync`;
+    /// nil before the first.
+    static func lastAttempt(_ vault: String) -> (time: Int, result: String)? {
+        guard let data = FileManager.default.contents(atPath: vault + "/.sheaf/watch-sync"),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let time = (object["lastAttempt"] as? NSNumber)?.intValue else { return nil }
+        return (time, object["lastResult"] as? String ?? "")
+    }
+
+    /// Waits until the watcher in `vault` has ended an attempt (one that ended as `result`, when
+    /// given) at least `seconds` after the last one recorded now: the events of the attempts
+    /// meanwhile are out, since it reports an attempt's events before it records the attempt.
+    static func waitForAttempts(_ seconds: Int, in vault: String, result: String? = nil, timeout: Double = 60) -> Bool {
+        let since = lastAttempt(vault)?.time ?? 0
+        return waitFor(timeout) {
+            guard let last = lastAttempt(vault) else { return false }
+            return last.time >= since + seconds && (result == nil || last.result == result)
         }
-        return done()
     }
 
     /// How many uncommitted changes `sheaf status --json` lists.
@@ -62,7 +78,8 @@ import Glibc
         // Each device reports the conflict once (the one that merged, and the one that pushed
         // first when the conflict file arrives); further fetch cycles do not report it again.
         #expect(Self.waitFor(30) { watchers.allSatisfy { !Self.kinds($0.events, "conflicts").isEmpty } })
-        sleep(3)
+        // Further fetch cycles (`--interval 1`: about three in three seconds) report nothing new.
+        for i in 0..<2 { #expect(Self.waitForAttempts(3, in: replicas[i])) }
         for w in watchers { #expect(Self.kinds(w.events, "conflicts").count == 1, "\(Self.kinds(w.events, "conflicts"))") }
         for w in watchers { #expect(w.stop() == 0) }
         // The watchers committed everything: nothing waits uncommitted in either clone.
@@ -78,9 +95,10 @@ import Glibc
         let away = replicas.bare + ".away"
         #expect(rename(replicas.bare, away) == 0)
         replicas.edit(0, "Start.md") { $0 + "\nwritten offline\n" }
-        // The first failure says so (the backoff's first wait is 5 s: at most two tries in 8 s).
+        // The first failure says so; the next try (after the backoff's first wait, 5 s) does not.
         #expect(Self.waitFor(30) { !Self.kinds(watcher.events, "offline").isEmpty }, "\(CLI.read(watcher.err))")
-        sleep(8)
+        #expect(Self.waitFor(30) { Self.lastAttempt(replicas[0])?.result == "offline" })
+        #expect(Self.waitForAttempts(1, in: replicas[0], result: "offline"))
         #expect(Self.kinds(watcher.events, "offline").count == 1, "\(watcher.events)")
         // The edit was committed meanwhile (kept in history), not left waiting.
         #expect(Self.waitFor(10) { Self.uncommitted(replicas[0]) == 0 })
@@ -122,7 +140,7 @@ import Glibc
         let stopping = Date()
         kill(pid, SIGINT)
         var status: Int32?
-        while status == nil && Date().timeIntervalSince(stopping) < 30 { status = Spawn.poll(pid); usleep(20_000) }
+        _ = Self.waitFor(30) { status = Spawn.poll(pid); return status != nil }
         #expect(status == 0, "\(CLI.read(err))")
         #expect(Date().timeIntervalSince(stopping) < 20, "the watcher waited for the silent remote before stopping")
     }

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     func git(_ args: [String]) -> Int32 {
-        runProcess("/usr/bin/git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"] + args, in: dir).status
+        GitCLI.run(args, in: dir).status
     }
 
     /// Bytes that are not all alike, so a wrong offset or a short copy shows.

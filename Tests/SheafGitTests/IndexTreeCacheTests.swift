@@ -6,10 +6,7 @@ import TestSupport
 /// The status skips HEAD against the index when the index's cached tree ids say the index is
 /// HEAD's tree; whatever is staged must still be reported.
 @Suite struct IndexTreeCacheTests {
-    func write(_ text: String, _ path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
+    func write(_ text: String, _ path: String) { TestFile.replace(text, at: path) }
 
     func committed(_ dir: String) throws -> Repository {
         let repo = try Repository.create(workTree: dir)

@@ -4,14 +4,9 @@ import TestSupport
 @testable import SheafGit
 
 @Suite struct RepositoryTests {
-    func write(_ text: String, _ path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
+    func write(_ text: String, _ path: String) { TestFile.replace(text, at: path) }
 
-    func git(_ args: [String], in dir: String) -> String {
-        runProcess("/usr/bin/git", ["-C", dir] + args, in: dir).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    func git(_ args: [String], in dir: String) -> String { GitCLI.output(args, in: dir) }
 
     @Test func createMakesAnUnbornMainBranch() throws {
         let dir = TempDir.make("git")

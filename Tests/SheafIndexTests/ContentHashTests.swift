@@ -13,15 +13,11 @@ import TestSupport
         return (Vault(root: root), root)
     }
 
-    func write(_ bytes: [UInt8], _ path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! Data(bytes).write(to: URL(fileURLWithPath: path))
-    }
+    func write(_ bytes: [UInt8], _ path: String) { TestFile.write(bytes, to: path) }
 
     @discardableResult
     func git(_ arguments: [String], in root: String) throws -> String {
-        let r = runProcess("/usr/bin/git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "core.autocrlf=false"]
-                           + arguments, in: root)
+        let r = GitCLI.run(["-c", "core.autocrlf=false"] + arguments, in: root)
         #expect(r.status == 0, "git \(arguments)")
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

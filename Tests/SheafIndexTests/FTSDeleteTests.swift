@@ -23,9 +23,7 @@ import TestSupport
 
         /// Writes a note; its bytes are kept as a version that can be read back.
         func write(_ text: String, _ path: String, kept: Bool = true) {
-            let full = root + "/" + path
-            try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try! Data(text.utf8).write(to: URL(fileURLWithPath: full))
+            TestFile.write(text, to: root + "/" + path)
             if kept { versions[GitBlobID.of(Array(text.utf8))] = Array(text.utf8) }
         }
 

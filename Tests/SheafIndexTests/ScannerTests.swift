@@ -12,10 +12,7 @@ import TestSupport
         return (Vault(root: root), root)
     }
 
-    func write(_ text: String, _ path: String) {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
+    func write(_ text: String, _ path: String) { TestFile.write(text, to: path) }
 
     func scan(_ vault: Vault) throws -> ScanReport {
         try NoteIndex(vault: vault).scan(vault: vault, walker: VaultWalker(vault: vault))

@@ -3,6 +3,7 @@
 // the snippet's white-space trimming done without Foundation. Each must answer exactly as the
 // path it replaced.
 import Foundation
+import TestSupport
 import SheafCore
 import GRDB
 import Testing
@@ -17,9 +18,8 @@ import Testing
     }
 
     func write(_ root: String, _ path: String, _ text: String, mtime: Int) throws {
-        let url = URL(fileURLWithPath: root + "/" + path)
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(mtime))], ofItemAtPath: url.path)
+        TestFile.write(text, to: root + "/" + path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(mtime))], ofItemAtPath: root + "/" + path)
     }
 
     /// What the search asked SQLite before `topRanked`: the join, ordered and limited by SQLite.

@@ -67,7 +67,7 @@ final class SyncedClones: @unchecked Sendable {  // set up in init, then only re
 
     @discardableResult
     func git(_ i: Int, _ arguments: [String]) -> RunResult {
-        runProcess("/usr/bin/git", arguments, in: roots[i])
+        GitCLI.run(arguments, in: roots[i])
     }
 
     func head(_ i: Int) -> String { git(i, ["rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -105,16 +105,6 @@ final class EventLog: @unchecked Sendable {
     var problems: [SheafError] { events.compactMap { if case .problem(let e) = $0 { e } else { nil } } }
     var synced: Int { count { if case .synced = $0 { true } else { false } } }
     var committedLocally: Int { count { if case .committedLocally = $0 { true } else { false } } }
-}
-
-/// Polls `condition` every 50 ms until it holds or `timeout` seconds pass; whether it held.
-func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-        if condition() { return true }
-        usleep(50_000)
-    }
-    return condition()
 }
 
 /// The options of the tests: short waits, so a test runs in seconds.

@@ -90,7 +90,7 @@ import TestSupport
         c.save(1, "Start.md", "# Start\n\nfirst line, edited on c1\n")
         syncs[1].localChanges(VaultChangeSet(changed: ["Plan.md", "Start.md"]))
 
-        let converged = eventually(30) {
+        let converged = eventually(timeout: 30) {
             c.isClean(0) && c.isClean(1) && c.head(0) == c.head(1) && c.head(0) == c.remoteHead() && c.files(0) == c.files(1)
         }
         #expect(converged, "c0: \(logs[0].events)\nc1: \(logs[1].events)")
@@ -102,7 +102,7 @@ import TestSupport
         // Several more cycles run; the conflict stays reported once on each clone: by the one that
         // merged, and by the one that pushed first when the conflict file reaches it.
         let attempts = syncs.map(\.attemptCount)
-        #expect(eventually(10) { zip(syncs, attempts).allSatisfy { $0.attemptCount >= $1 + 3 } })
+        #expect(eventually(timeout: 10) { zip(syncs, attempts).allSatisfy { $0.attemptCount >= $1 + 3 } })
         #expect(logs[0].conflictPaths == ["Plan.md"] && logs[1].conflictPaths == ["Plan.md"],
                 "\(logs[0].conflictPaths) \(logs[1].conflictPaths)")
         #expect(logs[0].problems.isEmpty && logs[1].problems.isEmpty, "\(logs[0].problems) \(logs[1].problems)")
@@ -117,15 +117,15 @@ import TestSupport
         let sync = BackgroundSync(vault: c.vault(0), options: options, events: log.record)
         sync.start()
         defer { sync.stop() }
-        #expect(eventually(10) { BackgroundSyncState.read(c.vault(0))?.lastResult == .upToDate })
+        #expect(eventually(timeout: 10) { BackgroundSyncState.read(c.vault(0))?.lastResult == .upToDate })
 
         let away = c.bare + ".away"
         try FileManager.default.moveItem(atPath: c.bare, toPath: away)
         c.save(0, "Offline.md", "# Offline\n\nwritten offline\n")
         sync.localChanges(VaultChangeSet(added: ["Offline.md"]))
-        #expect(eventually(10) { log.offline == 1 })
+        #expect(eventually(timeout: 10) { log.offline == 1 })
         let before = sync.attemptCount
-        #expect(eventually(10) { sync.attemptCount >= before + 4 }, "it keeps trying")
+        #expect(eventually(timeout: 10) { sync.attemptCount >= before + 4 }, "it keeps trying")
         #expect(log.offline == 1, "\(log.events)")
         #expect(log.events.contains(.offline(remote: "origin", cause: log.offlineCause ?? "", retryIn: 0.1)))
         // The change that asked for the failed attempt is committed locally, without the remote.
@@ -137,14 +137,14 @@ import TestSupport
         // Another change while offline: committed at once, not held for the next attempt.
         c.save(0, "Offline2.md", "# Offline 2\n")
         sync.localChanges(VaultChangeSet(added: ["Offline2.md"]))
-        #expect(eventually(10) { log.committedLocally == 2 && c.isClean(0) }, "\(log.events)")
+        #expect(eventually(timeout: 10) { log.committedLocally == 2 && c.isClean(0) }, "\(log.events)")
         let local = c.head(0)
 
         try FileManager.default.moveItem(atPath: away, toPath: c.bare)
-        #expect(eventually(10) { log.online == 1 && c.remoteHead() == local }, "\(log.events)")
+        #expect(eventually(timeout: 10) { log.online == 1 && c.remoteHead() == local }, "\(log.events)")
         #expect(log.offline == 1 && log.online == 1)
         #expect(log.problems.isEmpty, "\(log.problems)")
-        #expect(eventually(5) { BackgroundSyncState.read(c.vault(0))?.offlineSince == nil })
+        #expect(eventually(timeout: 5) { BackgroundSyncState.read(c.vault(0))?.offlineSince == nil })
     }
 
     @Test func aGitMergeInProgressStopsTheSyncAndIsReportedOnce() throws {
@@ -157,16 +157,16 @@ import TestSupport
         defer { sync.stop() }
         c.save(0, "During.md", "# During a merge\n")
         sync.localChanges(VaultChangeSet(added: ["During.md"]))
-        #expect(eventually(10) { sync.attemptCount >= 5 })
+        #expect(eventually(timeout: 10) { sync.attemptCount >= 5 })
         #expect(log.waiting.count == 1 && log.waiting.first?.contains("git merge") == true, "\(log.events)")
         #expect(c.head(0) == head && !c.isClean(0), "nothing is committed in the middle of a merge")
         #expect(BackgroundSyncState.read(c.vault(0))?.waiting?.contains("git merge") == true)
 
         try FileManager.default.removeItem(atPath: c[0] + "/.git/MERGE_HEAD")
-        #expect(eventually(10) { c.isClean(0) && c.remoteHead() == c.head(0) && c.head(0) != head }, "\(log.events)")
+        #expect(eventually(timeout: 10) { c.isClean(0) && c.remoteHead() == c.head(0) && c.head(0) != head }, "\(log.events)")
         #expect(log.waiting.count == 1)
         #expect(log.problems.isEmpty, "\(log.problems)")
-        #expect(eventually(5) { BackgroundSyncState.read(c.vault(0))?.waiting == nil })
+        #expect(eventually(timeout: 5) { BackgroundSyncState.read(c.vault(0))?.waiting == nil })
     }
 
     @Test func aManualSyncHoldingTheLockMakesTheBackgroundSyncWaitAndNothingIsCommittedTwice() throws {
@@ -175,7 +175,7 @@ import TestSupport
         let sync = BackgroundSync(vault: c.vault(0), options: quickOptions(quiet: 0.1), events: log.record)
         sync.start()
         defer { sync.stop() }
-        #expect(eventually(10) { BackgroundSyncState.read(c.vault(0))?.lastResult == .upToDate })
+        #expect(eventually(timeout: 10) { BackgroundSyncState.read(c.vault(0))?.lastResult == .upToDate })
         let before = c.head(0)
 
         // This test holds `.sheaf/lock` (as a long command would); a real `sheaf sync` process
@@ -188,14 +188,19 @@ import TestSupport
         let manual = Spawn.start(sheafBinary, ["sync"], in: c[0], environment: cleanEnvironment(home: c.temp.path),
                                  stderr: out)
         #expect(manual != nil)
-        #expect(eventually(5) { BackgroundSyncState.read(c.vault(0))?.waiting == "another sheaf command is changing the vault" })
-        usleep(300_000)
+        #expect(eventually(timeout: 5) { BackgroundSyncState.read(c.vault(0))?.waiting == "another sheaf command is changing the vault" })
+        // Both wait at the lock: the background sync said so above, and `sheaf sync` says so once
+        // it has found the lock taken.
+        #expect(eventually(timeout: 10) { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("waiting for another sheaf command") })
         #expect(c.head(0) == before && !c.isClean(0), "nobody commits while the lock is held")
         held = nil
         let status = manual.map { Spawn.wait($0) }
         #expect(status == 0, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
-        #expect(eventually(10) { c.isClean(0) && c.remoteHead() == c.head(0) })
-        usleep(500_000)  // the background sync's own attempt after the lock came free
+        #expect(eventually(timeout: 10) { c.isClean(0) && c.remoteHead() == c.head(0) })
+        // The background sync's own attempt after the lock came free: one begun after this
+        // point has ended once another has begun.
+        let attempts = sync.attemptCount
+        #expect(eventually(timeout: 10) { sync.attemptCount >= attempts + 2 })
         let commits = c.git(0, ["rev-list", "--count", "\(before)..HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(commits == "1", "one commit for one change, made by whichever got the lock first")
         #expect(c.git(0, ["log", "--format=%H", "--", "Manual.md"]).stdout.split(separator: "\n").count == 1)
@@ -243,7 +248,7 @@ import TestSupport
             usleep(UInt32(50_000 + rng.next() % 250_000))
         }
         remoteDone.wait()
-        let converged = eventually(30) {
+        let converged = eventually(timeout: 30) {
             c.isClean(0) && c.isClean(1) && c.head(0) == c.head(1) && c.head(0) == c.remoteHead() && c.files(0) == c.files(1)
         }
         #expect(converged, "c0: \(logs[0].events)\nc1: \(logs[1].events)")
@@ -286,7 +291,7 @@ let sheafBinary: String = {
             let start = Date()
             c.save(0, "Latency.md", "# Latency\n\nsave \(n)\n")
             syncs[0].localChanges(VaultChangeSet(changed: ["Latency.md"]))
-            #expect(eventually(30) { c.read(1, "Latency.md").contains("save \(n)\n") })
+            #expect(eventually(timeout: 30) { c.read(1, "Latency.md").contains("save \(n)\n") })
             delays.append(Date().timeIntervalSince(start))
             usleep(UInt32(100_000 + n * 150_000))  // saves land at different points of B's interval
         }

@@ -21,12 +21,7 @@ final class KitVault {
         try VaultSession.open(explicit: nil, environment: [:], workingDirectory: folder.isEmpty ? root : root + "/" + folder)
     }
 
-    func write(_ text: String, _ path: String) throws {
-        let full = root + "/" + path
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-    }
+    func write(_ text: String, _ path: String) throws { TestFile.write(text, to: root + "/" + path) }
 
     func read(_ path: String) -> String? {
         FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }

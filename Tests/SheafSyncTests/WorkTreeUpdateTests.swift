@@ -34,7 +34,7 @@ import TestSupport
         }
 
         func read(_ path: String) -> String { (try? String(contentsOfFile: root + "/" + path, encoding: .utf8)) ?? "" }
-        func write(_ text: String, _ path: String) throws { try text.write(toFile: root + "/" + path, atomically: true, encoding: .utf8) }
+        func write(_ text: String, _ path: String) throws { TestFile.replace(text, at: root + "/" + path) }
         func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
     }
 

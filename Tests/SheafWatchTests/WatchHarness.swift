@@ -4,6 +4,7 @@
 import Foundation
 import Glibc
 import SheafCore
+import TestSupport
 @testable import SheafWatch
 
 /// A temporary vault (a folder holding `.sheaf/`), removed by `remove()`.
@@ -16,18 +17,10 @@ struct TemporaryVault {
         try! FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
     }
 
-    func write(_ text: String, _ path: String) {
-        let full = root + "/" + path
-        try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        // Closed on exec (O_CLOEXEC): a child another test spawns meanwhile must not inherit the
-        // descriptor, or its exit closes the file last and raises a write event long after the
-        // write (seen once: a rule file written before the watcher started was reported changed).
-        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        precondition(fd >= 0, "cannot write \(full)")
-        let bytes = Array(text.utf8)
-        precondition(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
-        close(fd)
-    }
+    /// In place, closed on exec (`TestFile`): a child another test spawns meanwhile must not
+    /// inherit the descriptor (seen once: a rule file written before the watcher started was
+    /// reported changed when such a child exited).
+    func write(_ text: String, _ path: String) { TestFile.write(text, to: root + "/" + path) }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
 }
@@ -35,13 +28,7 @@ struct TemporaryVault {
 /// Runs a shell command in `folder`; returns its exit status.
 @discardableResult
 func shell(_ command: String, in folder: String) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    try! process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    runProcess("/bin/sh", ["-c", command], in: folder).status
 }
 
 /// Batches gathered from a watcher.

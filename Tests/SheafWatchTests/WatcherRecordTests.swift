@@ -1,44 +1,32 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
 @testable import SheafWatch
 
-/// Whether `condition` holds within a few seconds (a signal's effect is not immediate).
-func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<500 {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return false
-}
-
 @Suite struct WatcherRecordTests {
-    func sleeper() throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        process.arguments = ["30"]
-        try process.run()
-        return process
+    func sleeper() throws -> pid_t {
+        try #require(Spawn.start("/bin/sleep", ["30"], in: "/", environment: cleanEnvironment(home: "/")))
     }
 
     @Test func aRecordTellsRunningStoppedAndKilledProcessesApart() throws {
-        let process = try sleeper()
-        let pid = process.processIdentifier
+        let pid = try sleeper()
         let record = try #require(WatcherRecord.of(pid: pid))
         #expect(record.state == .running)
         #expect(WatcherRecord(text: record.text) == record)
         kill(pid, SIGSTOP)
-        #expect(eventually { record.state == .stopped })
+        // A signal's effect is not immediate.
+        #expect(eventually(timeout: 5) { record.state == .stopped })
         kill(pid, SIGCONT)
         kill(pid, SIGKILL)
-        process.waitUntilExit()
+        _ = Spawn.wait(pid)
         #expect(record.state == .gone)
     }
 
     @Test func aReusedPidIsNotTakenForTheWatcher() throws {
-        let process = try sleeper()
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let record = try #require(WatcherRecord.of(pid: process.processIdentifier))
+        let pid = try sleeper()
+        defer { kill(pid, SIGKILL); _ = Spawn.wait(pid) }
+        let record = try #require(WatcherRecord.of(pid: pid))
         // The same pid with another start time: another process that got the pid.
         let older = WatcherRecord(pid: record.pid, startTicks: record.startTicks - 1, bootID: record.bootID, since: record.since)
         #expect(older.state == .gone)
@@ -62,14 +50,12 @@ func eventually(_ condition: () -> Bool) -> Bool {
         claim = nil
         #expect(!WatcherClaim.isHeld(box.vault))
         // A lock held by another process that is killed -9 is free at once.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")  // one process holding the lock
-        holder.arguments = ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)",
-                            WatcherClaim.lockPath(box.vault)]
-        try holder.run()
-        #expect(eventually { WatcherClaim.isHeld(box.vault) })
-        kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
+        let holder = try #require(Spawn.start(  // one process holding the lock
+            "/usr/bin/python3", ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)",
+                                 WatcherClaim.lockPath(box.vault)], in: "/", environment: cleanEnvironment(home: "/")))
+        #expect(eventually(timeout: 5) { WatcherClaim.isHeld(box.vault) })
+        kill(holder, SIGKILL)
+        _ = Spawn.wait(holder)
         #expect(!WatcherClaim.isHeld(box.vault))
     }
 }
