@@ -19,7 +19,7 @@ struct Commit: ParsableCommand {
         let session = try global.open()
         let commit = try session.commit()
         if json {
-            Terminal.json(CommitJSON(commit: commit.map { CommitRefJSON(id: $0.id, summary: $0.summary) }))
+            Terminal.json(CommitJSON(commit))
         } else if Terminal.quiet {
             return  // -q: no summary, as `git commit -q`
         } else if let commit {
