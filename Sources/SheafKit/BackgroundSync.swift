@@ -27,7 +27,7 @@ import Glibc
 public final class BackgroundSync: @unchecked Sendable {
     public let vault: Vault
     public let options: BackgroundSyncOptions
-    private let events: @Sendable (WatchEvent) -> Void
+    private let events: @Sendable (VaultEvent) -> Void
 
     // Shared with the callers' threads, guarded by `condition`.
     private let condition = NSCondition()
@@ -57,7 +57,7 @@ public final class BackgroundSync: @unchecked Sendable {
 
     /// A background sync of `vault`; nothing runs before `start()`.
     public init(vault: Vault, options: BackgroundSyncOptions = BackgroundSyncOptions(),
-                events: @escaping @Sendable (WatchEvent) -> Void) {
+                events: @escaping @Sendable (VaultEvent) -> Void) {
         self.vault = vault
         self.options = options
         self.events = events
@@ -420,7 +420,7 @@ public final class BackgroundSync: @unchecked Sendable {
         save()
     }
 
-    private func report(_ event: WatchEvent?) {
+    private func report(_ event: VaultEvent?) {
         if let event { events(event) }
     }
 

@@ -34,7 +34,7 @@ extension VaultSession {
             let snapshot: String?
             do throws(GitError) {
                 let status = try repo.workTreeStatus()
-                for skipped in status.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+                for skipped in status.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
                 changes = status.changes.filter { !VaultPathGuard.isReserved($0.path) && !($0.oldPath.map(VaultPathGuard.isReserved) ?? false) }
                 let head = try repo.head()?.id
                 snapshot = changes.isEmpty ? nil

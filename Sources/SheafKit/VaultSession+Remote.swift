@@ -111,7 +111,7 @@ extension VaultSession {
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
             let workTree = try repo.workTreeStatus()
             let changes = workTree.changes.map(VaultChange.init)
-            for skipped in workTree.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+            for skipped in workTree.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
             let reference = try? repo.currentBranchReference()
             let branch = reference.map { String($0.dropFirst("refs/heads/".count)) }
             let hasRemote = try repo.remoteURL(remote) != nil

@@ -15,7 +15,7 @@ extension VaultSession {
         do {
             let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: VaultPathGuard.isReserved) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
-            for skipped in staging.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+            for skipped in staging.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
@@ -37,8 +37,8 @@ extension VaultSession {
         do { return try body() } catch {
             guard Self.gitIndexIsDamaged(repo) else { throw error }
             let kept = try repo.rebuildDamagedIndex()
-            onWarning?(VaultWarning(path: vault.relative(kept) ?? kept,
-                                    message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched"))
+            emit(.warning(VaultWarning(path: vault.relative(kept) ?? kept,
+                                       message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched")))
             return try body()
         }
     }

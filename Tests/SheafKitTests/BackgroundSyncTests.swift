@@ -20,7 +20,7 @@ import TestSupport
     @Test func offlineIsReportedOnceAndOnlineOnceWithTheWaitsGrowingAndResetOnSuccess() {
         var notices = BackgroundSyncNotices(backoff: .standard)
         let unreachable = SheafError("cannot reach the remote origin", path: "/r.git", cause: "no route", kind: .offline)
-        var events: [WatchEvent] = []
+        var events: [VaultEvent] = []
         var waits: [Double] = []
         for t in 0..<5 {
             let (event, wait) = notices.failed(unreachable, remote: "origin", now: Int64(100 + t))

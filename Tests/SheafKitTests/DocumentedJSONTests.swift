@@ -60,7 +60,7 @@ final class DocumentedJSONTests: XCTestCase {
     func testEveryWatchEventKindWritesTheFieldsItsRowNames() throws {
         let rows = try Self.watchTable()
         let changes = VaultChangeSet(added: ["a.md"], changed: ["b.md"], removed: ["c.md"])
-        let events: [WatchEvent] = [
+        let events: [VaultEvent] = [
             .started(pid: 42, folders: 3), .indexed(changes), .rescanned(reasons: ["lost"], changes: changes),
             .stopped(reason: "asked"), .synced(committed: true, pulled: changes, pushed: true),
             .committedLocally(summary: "sheaf: laptop: 1 edited"), .offline(remote: "origin", cause: "down", retryIn: 5),
@@ -70,7 +70,7 @@ final class DocumentedJSONTests: XCTestCase {
         ]
         var kinds = Set<String>()
         for event in events {
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: VaultJSON.encode(WatchEventJSON(event), pretty: false)) as? [String: Any])
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: VaultJSON.encode(XCTUnwrap(WatchEventJSON(event)), pretty: false)) as? [String: Any])
             let kind = try XCTUnwrap(object["kind"] as? String)
             kinds.insert(kind)
             let row = try XCTUnwrap(rows[kind], "the table has a row for \(kind)")

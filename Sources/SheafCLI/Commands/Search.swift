@@ -26,9 +26,7 @@ struct Search: ParsableCommand {
         Terminal.nullTerminated = null
         // The `--` that CommandNames.searchArguments puts before the words is not part of the query.
         let words = query.first == "--" ? Array(query.dropFirst()) : query
-        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null) {
-            Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
-        }
+        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null)
         if relaxed && !hits.isEmpty {
             Terminal.warn("no note holds all of the words; these hold some of them, those with most first")
         }

@@ -1,5 +1,5 @@
-// `sheaf watch --json`: one object per event, `kind` saying which and the other fields those of
-// that kind (docs/json.md's table). Messages that may carry a remote's URL are redacted.
+// `sheaf watch --json`: one object per event of the watcher and the background sync, `kind`
+// saying which and the other fields those of that kind (docs/json.md's table). Messages that may carry a remote's URL are redacted.
 import Foundation
 import SheafCore
 
@@ -55,9 +55,12 @@ public struct WatchEventJSON: Codable, Sendable {
         time = formatter.string(from: date)
     }
 
-    /// The event as it is reported at `date`.
-    public init(_ event: WatchEvent, at date: Date = Date()) {
+    /// The event as it is reported at `date`; nil for the events of any command (a lock wait,
+    /// index progress), which the watch stream leaves out.
+    public init?(_ event: VaultEvent, at date: Date = Date()) {
         switch event {
+        case .lockWait, .indexBusy, .indexStale, .indexProgress, .watcherVouched:
+            return nil
         case let .started(pid, folders):
             self.init(kind: "started", at: date); self.pid = pid; self.folders = folders
         case .indexed(let changes):
