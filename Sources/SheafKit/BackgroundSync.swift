@@ -376,7 +376,7 @@ public final class BackgroundSync: @unchecked Sendable {
         save()
     }
 
-    private func finishWithoutRemote(committed: CommitInfo?, hasRemote: Bool, remote: String) {
+    private func finishWithoutRemote(committed: VaultCommit?, hasRemote: Bool, remote: String) {
         let wall = Self.wallClock()
         if !hasRemote {
             report(notices.wait("the vault has no remote \(remote): add one with `sheaf remote add \(remote) URL`"))

@@ -46,7 +46,7 @@ struct BackgroundSyncNotices {
 
     /// The conflicts a pull wrote, and those it brought from another device, not reported before
     /// (one conflict file, one report).
-    mutating func conflicts(_ outcomes: [PathOutcome], arrived: [ConflictEntry] = []) -> VaultEvent? {
+    mutating func conflicts(_ outcomes: [VaultChange], arrived: [ConflictEntry] = []) -> VaultEvent? {
         var paths: [String] = []
         for outcome in outcomes where outcome.kind == .conflict {
             if reportedConflicts.insert(outcome.conflictFile ?? outcome.path).inserted { paths.append(outcome.path) }

@@ -19,7 +19,7 @@ extension VaultSession {
     /// read-only connection, which opens and closes faster than a pool; a later caller that may
     /// write opens it again.
     func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false, queryOnly: Bool = false,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> (NoteIndex, SheafIndex.ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild, queryOnly || !cachedQueryOnly { return (index, report) }
         cachedQueryOnly = false
         var lock = heldLock
@@ -80,7 +80,7 @@ extension VaultSession {
     }
 
     /// The index as it is, for a read command that could not update it; `error` when it must.
-    private func answerAsIs(cannotUpdate error: SheafError, mustUpdate: Bool) throws(SheafError) -> (NoteIndex, ScanReport?) {
+    private func answerAsIs(cannotUpdate error: SheafError, mustUpdate: Bool) throws(SheafError) -> (NoteIndex, SheafIndex.ScanReport?) {
         guard !mustUpdate, let index = try? NoteIndex.openForReading(vault: vault) else { throw error }
         emit(.indexStale(error))
         cachedIndex = (index, nil)
@@ -109,7 +109,7 @@ extension VaultSession {
     /// command that holds the lock; nil when the scan did not run. Throws when the index cannot
     /// be written.
     public func updateIndex(rebuild: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ScanReport? {
-        try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1
+        try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1.map(ScanReport.init)
     }
 
     /// The index opened by a command that updates it (a full build goes to a separate file until

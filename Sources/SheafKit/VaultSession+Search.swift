@@ -17,9 +17,10 @@ extension VaultSession {
                                  hint: "see `sheaf search --help` for the syntax") }
         let (index, scan) = try freshIndex(queryOnly: true)
         let options = SearchOptions(limit: limit, snippets: snippets)
-        let hits = try index.search(query, vault: vault, options: options)
-        guard hits.isEmpty, let relaxed = query.relaxed else { return (hits, scan, false) }
-        return (try index.search(relaxed, vault: vault, options: options), scan, true)
+        let hits = try index.search(query, vault: vault, options: options).map(SearchHit.init)
+        let report = scan.map(ScanReport.init)
+        guard hits.isEmpty, let relaxed = query.relaxed else { return (hits, report, false) }
+        return (try index.search(relaxed, vault: vault, options: options).map(SearchHit.init), report, true)
     }
 
     /// The notes that link to `note`, with the links resolved as Obsidian resolves them.

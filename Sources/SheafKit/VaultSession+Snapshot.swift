@@ -9,7 +9,7 @@ extension VaultSession {
     /// Stages everything git sees and commits it; nil when there was nothing to commit. Only a
     /// command holding `.sheaf/lock` commits (`proof`).
     @discardableResult
-    func commitSnapshot(_ proof: borrowing WriterLock) throws(SheafError) -> CommitInfo? {
+    func commitSnapshot(_ proof: borrowing WriterLock) throws(SheafError) -> VaultCommit? {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
@@ -19,7 +19,8 @@ extension VaultSession {
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
-            return try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+            let made = try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+            return VaultCommit(id: made.id, summary: made.summary)
         } catch {
             throw SheafError("cannot record the vault in git", path: vault.root, cause: error.description)
         }

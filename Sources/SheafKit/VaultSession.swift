@@ -12,7 +12,7 @@ public final class VaultSession {
     public let workingFolder: String?
     private var cachedRepository: Repository??
     private(set) var cachedCatalog: Catalog?
-    var cachedIndex: (NoteIndex, ScanReport?)?
+    var cachedIndex: (NoteIndex, SheafIndex.ScanReport?)?
     /// `cachedIndex` is a read-only connection opened for a query (`freshIndex(queryOnly:)`).
     var cachedQueryOnly = false
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
@@ -56,7 +56,7 @@ public final class VaultSession {
     }
 
     /// The vault's git repository, nil when it has none (someone removed .git).
-    public func repository() throws(SheafError) -> Repository? {
+    func repository() throws(SheafError) -> Repository? {
         if let cached = cachedRepository { return cached }
         do {
             let repo = try Repository.open(workTree: vault.root)

@@ -49,8 +49,8 @@ import TestSupport
     }
 
     /// Outcomes as a pull reports them (read from their JSON form: their initialiser is SheafSync's).
-    private func outcomes(_ json: String) throws -> [PathOutcome] {
-        try JSONDecoder().decode([PathOutcome].self, from: Data(json.utf8))
+    private func outcomes(_ json: String) throws -> [VaultChange] {
+        try JSONDecoder().decode([VaultChange].self, from: Data(json.utf8))
     }
 
     @Test func aConflictIsReportedOncePerConflictFileAndAWaitOncePerReason() throws {

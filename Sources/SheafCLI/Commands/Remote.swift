@@ -18,7 +18,7 @@ struct RemoteList: ParsableCommand {
     func run() throws {
         let remotes = try global.open().remotes()
         if json {
-            Terminal.json(RemoteListJSON(remotes.map { ($0.name, $0.url) }))
+            Terminal.json(RemoteListJSON(remotes))
         } else {
             for r in remotes { Terminal.out("\(r.name)\t\(r.url)") }
         }

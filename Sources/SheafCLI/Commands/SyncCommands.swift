@@ -183,8 +183,8 @@ enum SyncOutput {
         }
     }
 
-    static func line(_ o: PathOutcome) -> TerminalLine {
-        let label = o.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+    static func line(_ o: VaultChange) -> TerminalLine {
+        let label = o.kind.pulledWord.padding(toLength: 11, withPad: " ", startingAt: 0)
         let from: TerminalLine = o.oldPath.map { "\($0) -> " } ?? ""
         let conflict: TerminalLine = o.conflictFile.map { "  (remote side: \($0))" } ?? ""
         return "  \(label) \(from)\(o.path)\(conflict)"

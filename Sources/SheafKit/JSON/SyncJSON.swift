@@ -7,14 +7,14 @@ import SheafCore
 public struct CommitRefJSON: Codable, Sendable {
     public var id: String
     public var summary: String
-    public init(_ commit: CommitInfo) { id = commit.id; summary = commit.summary }
+    public init(_ commit: VaultCommit) { id = commit.id; summary = commit.summary }
 }
 
 /// `sheaf commit --json`: `commit` absent when there was nothing to commit.
 public struct CommitJSON: Codable, Sendable {
     public var version = VaultJSON.version
     public var commit: CommitRefJSON?
-    public init(_ commit: CommitInfo?) { self.commit = commit.map(CommitRefJSON.init) }
+    public init(_ commit: VaultCommit?) { self.commit = commit.map(CommitRefJSON.init) }
 }
 
 /// What a pull did (or would do) to one path.
@@ -24,7 +24,7 @@ public struct PathOutcomeJSON: Codable, Sendable {
     public var path: String
     public var oldPath: String?
     public var conflictFile: String?
-    public init(_ o: PathOutcome) { kind = o.kind.rawValue; path = o.path; oldPath = o.oldPath; conflictFile = o.conflictFile }
+    public init(_ o: VaultChange) { kind = o.kind.pulledWord; path = o.path; oldPath = o.oldPath; conflictFile = o.conflictFile }
 }
 
 /// A path of the remote's commit a pull did not take, and why.
@@ -118,7 +118,7 @@ public struct RemoteListJSON: Codable, Sendable {
     public var version = VaultJSON.version
     public var remotes: [Entry]
     public struct Entry: Codable, Sendable { public var name: String; public var url: String }
-    public init(_ remotes: [(name: String, url: String)]) { self.remotes = remotes.map { Entry(name: $0.name, url: $0.url) } }
+    public init(_ remotes: [VaultRemote]) { self.remotes = remotes.map { Entry(name: $0.name, url: $0.url) } }
 }
 
 /// `sheaf status --json`.
