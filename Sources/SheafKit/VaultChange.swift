@@ -67,16 +67,7 @@ extension ChangeKind {
         }
     }
 
-    init(_ kind: StagedChange.Kind) {
-        switch kind {
-        case .added: self = .added
-        case .edited: self = .changed
-        case .deleted: self = .removed
-        case .renamed: self = .renamed
-        }
-    }
-
-    init(_ kind: PathChange.Kind) {
+    init(_ kind: GitChangeKind) {
         switch kind {
         case .added: self = .added
         case .edited: self = .changed
