@@ -84,9 +84,6 @@ enum Completions {
             if w == "--vault", i + 1 < words.count { explicit = words[i + 1] }
             if w.hasPrefix("--vault=") { explicit = String(w.dropFirst(8)) }
         }
-        let session = try? VaultSession.open(explicit: explicit)
-        session?.onIndexBusy = {}
-        session?.onWarning = { _ in }
-        return session
+        return try? VaultSession.open(explicit: explicit)  // no subscriber: completion says nothing
     }
 }

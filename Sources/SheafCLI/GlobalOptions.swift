@@ -29,23 +29,16 @@ struct GlobalOptions: ParsableArguments {
         Terminal.noPager = noPager
     }
 
-    /// Applies the output flags and opens the vault.
-    func open() throws(SheafError) -> VaultSession {
+    /// Applies the output flags and opens the vault; its events are shown as every command but
+    /// `watch` shows them (`EventLines.command`), unless `showingEvents` is false.
+    func open(showingEvents: Bool = true) throws(SheafError) -> VaultSession {
         apply()
         let session = try VaultSession.open(explicit: vault)
         if let problem = session.config.problem {
             Terminal.warn("cannot read .sheaf/config.toml (\(text: problem)); using the default settings")
         }
         for ignored in session.config.ignored { Terminal.warn(".sheaf/config.toml: \(ignored); it is ignored") }
-        session.onIndexBusy = { Terminal.warn("another sheaf command is updating the index; answering from the index as it is") }
-        session.onWarning = { Terminal.warn("\($0)") }
-        session.onIndexProgress = ProgressBar.callback("indexing")?.0
-        if verbose { session.onWatcherVouched = { Terminal.err("sheaf: the watcher vouches for the index: no walk") } }
-        session.onLockWait = { Terminal.warn("waiting for another sheaf command to finish (it holds .sheaf/lock)") }
-        session.onIndexStale = { error in
-            Terminal.warn("answering from the index as it is, without this command's update")
-            Terminal.err("\(error)")
-        }
+        if showingEvents { session.subscribe(EventLines.command()) }
         return session
     }
 }

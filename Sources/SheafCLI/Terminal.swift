@@ -3,6 +3,7 @@
 // stderr unless -q; and a broken pipe ends the process quietly with exit 0.
 import Foundation
 import SheafCore
+import SheafKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,10 +61,7 @@ enum Terminal {
     /// Writes a JSON document to stdout (pretty, or one line for `watch --json`'s stream). The
     /// encoder escapes control characters in strings, so names go out exact and inert.
     static func json<T: Encodable>(_ value: T, pretty: Bool = true) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        guard var data = try? encoder.encode(value) else { return }
+        guard var data = try? VaultJSON.encode(value, pretty: pretty) else { return }
         data.append(UInt8(ascii: "\n"))
         write(STDOUT_FILENO, [UInt8](data))
     }

@@ -4,7 +4,7 @@ import CGit2
 
 /// One path's change between two commits.
 public struct TreeChange: Sendable, Equatable {
-    public enum Kind: String, Sendable { case added, deleted, modified, renamed }
+    public typealias Kind = GitChangeKind
     public let kind: Kind
     /// The path after the change (before it for a deletion).
     public let path: String
@@ -136,7 +136,7 @@ extension Repository {
         case GIT_DELTA_RENAMED:
             return TreeChange(kind: .renamed, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile)
         default:
-            return TreeChange(kind: .modified, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile)
+            return TreeChange(kind: .edited, path: newPath, oldPath: oldPath, oldFile: oldFile, newFile: newFile)
         }
     }
 }

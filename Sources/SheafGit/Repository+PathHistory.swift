@@ -8,7 +8,7 @@ import CGit2
 
 /// One commit that changed the tracked path.
 public struct PathChange: Sendable, Equatable {
-    public enum Kind: String, Sendable { case added, edited, renamed, deleted }
+    public typealias Kind = GitChangeKind
     public let kind: Kind
     public let commit: CommitDetails
     /// The path at this commit: for a deletion the path it had before; for a rename the new path.

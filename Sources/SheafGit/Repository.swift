@@ -6,7 +6,7 @@ import Foundation
 
 /// One change between the last commit and the staged tree.
 public struct StagedChange: Sendable, Equatable {
-    public enum Kind: String, Sendable { case added, edited, deleted, renamed }
+    public typealias Kind = GitChangeKind
     public let kind: Kind
     /// Path in the work tree after the change (the old path for a deletion).
     public let path: String

@@ -27,7 +27,7 @@ import Glibc
 public final class BackgroundSync: @unchecked Sendable {
     public let vault: Vault
     public let options: BackgroundSyncOptions
-    private let events: @Sendable (WatchEvent) -> Void
+    private let events: @Sendable (VaultEvent) -> Void
 
     // Shared with the callers' threads, guarded by `condition`.
     private let condition = NSCondition()
@@ -57,7 +57,7 @@ public final class BackgroundSync: @unchecked Sendable {
 
     /// A background sync of `vault`; nothing runs before `start()`.
     public init(vault: Vault, options: BackgroundSyncOptions = BackgroundSyncOptions(),
-                events: @escaping @Sendable (WatchEvent) -> Void) {
+                events: @escaping @Sendable (VaultEvent) -> Void) {
         self.vault = vault
         self.options = options
         self.events = events
@@ -372,7 +372,7 @@ public final class BackgroundSync: @unchecked Sendable {
         save()
     }
 
-    private func finishWithoutRemote(committed: CommitInfo?, hasRemote: Bool, remote: String) {
+    private func finishWithoutRemote(committed: VaultCommit?, hasRemote: Bool, remote: String) {
         let wall = Self.wallClock()
         if !hasRemote {
             report(notices.wait("the vault has no remote \(remote): add one with `sheaf remote add \(remote) URL`"))
@@ -416,7 +416,7 @@ public final class BackgroundSync: @unchecked Sendable {
         save()
     }
 
-    private func report(_ event: WatchEvent?) {
+    private func report(_ event: VaultEvent?) {
         if let event { events(event) }
     }
 

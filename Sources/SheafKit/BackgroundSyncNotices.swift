@@ -22,7 +22,7 @@ struct BackgroundSyncNotices {
 
     /// A failed attempt: the event to report (nil when it was reported already) and the seconds
     /// to wait before the next attempt.
-    mutating func failed(_ error: SheafError, remote: String, now: Int64) -> (event: WatchEvent?, retryIn: Double) {
+    mutating func failed(_ error: SheafError, remote: String, now: Int64) -> (event: VaultEvent?, retryIn: Double) {
         failures += 1
         let delay = backoff.delay(afterFailures: failures)
         if error.kind == .offline {
@@ -36,7 +36,7 @@ struct BackgroundSyncNotices {
     }
 
     /// An attempt that reached the remote: `online` when it was unreachable before.
-    mutating func succeeded() -> WatchEvent? {
+    mutating func succeeded() -> VaultEvent? {
         failures = 0
         lastProblem = nil
         guard let (remote, _) = offline else { return nil }
@@ -46,7 +46,7 @@ struct BackgroundSyncNotices {
 
     /// The conflicts a pull wrote, and those it brought from another device, not reported before
     /// (one conflict file, one report).
-    mutating func conflicts(_ outcomes: [PathOutcome], arrived: [ConflictEntry] = []) -> WatchEvent? {
+    mutating func conflicts(_ outcomes: [VaultChange], arrived: [ConflictEntry] = []) -> VaultEvent? {
         var paths: [String] = []
         for outcome in outcomes where outcome.kind == .conflict {
             if reportedConflicts.insert(outcome.conflictFile ?? outcome.path).inserted { paths.append(outcome.path) }
@@ -58,13 +58,13 @@ struct BackgroundSyncNotices {
     }
 
     /// The remote entries a pull refused that were not reported before, as warnings.
-    mutating func refusals(_ refused: [RefusedPath]) -> [WatchEvent] {
+    mutating func refusals(_ refused: [RefusedPath]) -> [VaultEvent] {
         refused.filter { reportedRefusals.insert($0.path + "\u{0}" + $0.reason).inserted }
             .map { .warning(VaultWarning(path: $0.path, message: "not taken from the remote: " + $0.reason)) }
     }
 
     /// The sync waits for `reason` (nil: it no longer waits): the event when the reason is new.
-    mutating func wait(_ reason: String?) -> WatchEvent? {
+    mutating func wait(_ reason: String?) -> VaultEvent? {
         guard reason != waiting else { return nil }
         waiting = reason
         return reason.map { .syncWaiting(reason: $0) }

@@ -50,7 +50,7 @@ extension VaultSession {
             if orphansOnly && !notes.isEmpty { return nil }
             let thumbnail = record.thumbnail.map { store.folder + "/" + $0 }
                 .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-            return Attachment(record: record, thumbnail: thumbnail, linkedFrom: notes)
+            return Attachment(record: AttachmentRecord(record), thumbnail: thumbnail, linkedFrom: notes)
         }
     }
 

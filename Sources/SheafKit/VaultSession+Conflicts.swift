@@ -33,8 +33,8 @@ extension VaultSession {
 
     /// The conflict files among a pull's outcomes that it brought from the remote (not those this
     /// merge wrote, which are `.conflict` outcomes).
-    func arrivedConflicts(_ outcomes: [PathOutcome]) -> [ConflictEntry] {
-        outcomes.filter { $0.kind != .conflict && $0.kind != .deleted && ConflictName.isConflict($0.path) }
+    func arrivedConflicts(_ outcomes: [VaultChange]) -> [ConflictEntry] {
+        outcomes.filter { $0.kind != .conflict && $0.kind != .removed && ConflictName.isConflict($0.path) }
             .map { ConflictEntry(path: $0.path, original: originalPath(ofConflict: $0.path)) }
     }
 

@@ -8,9 +8,9 @@ import SheafGit
 
 /// One line of `sheaf log`.
 public struct HistoryEntry: Sendable, Equatable {
-    public let commit: CommitDetails
+    public let commit: HistoryCommit
     /// What the commit did to the note; nil in the vault's log.
-    public let kind: VaultChange.Kind?
+    public let kind: ChangeKind?
     /// The note's path at the commit (the new path of a rename, the old path of a deletion).
     public let path: String?
     /// The path before a rename.
@@ -43,6 +43,18 @@ public struct RestoreReport: Sendable {
     public let recreated: Bool
 }
 
+/// A commit as `log` lists it: id, time, author and summary line.
+public struct HistoryCommit: Sendable, Equatable {
+    public let id: String
+    public let time: Date
+    public let authorName: String
+    public let summary: String
+
+    init(_ commit: CommitDetails) {
+        id = commit.id; time = commit.time; authorName = commit.authorName; summary = commit.summary
+    }
+}
+
 /// What a history command names: an existing file (its path now) and the path to follow from HEAD.
 struct HistoryTarget {
     let current: String?
@@ -56,7 +68,7 @@ extension VaultSession {
         guard let name else {
             let commits = try gitStep("cannot read the history") { (repo) throws(GitError) in try repo.firstParentLog(limit: limit) }
             return History(path: nil, exists: false,
-                           entries: commits.map { HistoryEntry(commit: $0, kind: nil, path: nil, oldPath: nil) })
+                           entries: commits.map { HistoryEntry(commit: HistoryCommit($0), kind: nil, path: nil, oldPath: nil) })
         }
         let target = try historyTarget(name)
         let changes = try gitStep("cannot read the history") { (repo) throws(GitError) in
@@ -67,7 +79,7 @@ extension VaultSession {
                              hint: "`sheaf commit` records it")
         }
         return History(path: target.current ?? target.committed, exists: target.current != nil,
-                       entries: changes.map { HistoryEntry(commit: $0.commit, kind: VaultChange.Kind($0.kind), path: $0.path, oldPath: $0.oldPath) })
+                       entries: changes.map { HistoryEntry(commit: HistoryCommit($0.commit), kind: ChangeKind($0.kind), path: $0.path, oldPath: $0.oldPath) })
     }
 
     /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).

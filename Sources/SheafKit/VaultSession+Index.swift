@@ -11,16 +11,15 @@ import SheafGit
 import SheafIndex
 
 extension VaultSession {
-    /// The vault's index, scanned so that any editor's change is seen. `onBusy` is told when the
-    /// scan was skipped because another command holds the lock. With `mustUpdate` the command
+    /// The vault's index, scanned so that any editor's change is seen (`.indexBusy` when the
+    /// scan was skipped because another command holds the lock). With `mustUpdate` the command
     /// waits for the lock and fails when the index cannot be written, instead of answering
     /// from the index as it is. With `queryOnly` (the caller only reads: a search) an index taken
     /// as it is (vouched for by a watcher, or while another command holds the lock) is one
     /// read-only connection, which opens and closes faster than a pool; a later caller that may
     /// write opens it again.
     func freshIndex(rebuild: Bool = false, mustUpdate: Bool = false, queryOnly: Bool = false,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil,
-                           onBusy: (() -> Void)? = nil) throws(SheafError) -> (NoteIndex, ScanReport?) {
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> (NoteIndex, SheafIndex.ScanReport?) {
         if let (index, report) = cachedIndex, !rebuild, queryOnly || !cachedQueryOnly { return (index, report) }
         cachedQueryOnly = false
         var lock = heldLock
@@ -29,7 +28,7 @@ extension VaultSession {
             case .vouched(let index):
                 // A running watcher that has applied every change made so far: no walk, no lock.
                 cachedQueryOnly = queryOnly
-                onWatcherVouched?()
+                emit(.watcherVouched)
                 cachedIndex = (index, nil)
                 return (index, nil)
             case .walkHolding(let taken): lock = taken
@@ -37,18 +36,18 @@ extension VaultSession {
             }
         }
         if lock == nil {
-            do { lock = try VaultLock.take(vault.lockPath, wait: mustUpdate || rebuild, onWait: onLockWait) }
+            do { lock = try VaultLock.take(vault.lockPath, wait: mustUpdate || rebuild, onWait: lockWaitEvent) }
             catch { return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate) }
         }
         if lock == nil {
             if let index = try NoteIndex.openForReading(vault: vault, queryOnly: queryOnly) {
                 cachedQueryOnly = queryOnly
-                (onBusy ?? onIndexBusy)?()
+                emit(.indexBusy)
                 cachedIndex = (index, nil)
                 return (index, nil)
             }
             // No complete index yet: the command holding the lock is building it.
-            lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait)
+            lock = try VaultLock.take(vault.lockPath, wait: true, onWait: lockWaitEvent)
         }
         if heldLock == nil, let lock {
             // links a killed `mv` left pointing nowhere
@@ -59,7 +58,7 @@ extension VaultSession {
             var walker = try walker(forIndex: true)
             let leftovers = TemporaryFiles()
             walker.onTemporaryFile = { leftovers.paths.append($0) }
-            let report = try index.scan(vault: vault, walker: walker, progress: progress ?? onIndexProgress)
+            let report = try index.scan(vault: vault, walker: walker, progress: progress ?? indexProgressEvents)
             try index.finishBuild()
             if heldLock == nil, let lock {
                 // Temporary files a killed Sheaf left, met by this walk.
@@ -74,10 +73,16 @@ extension VaultSession {
         }
     }
 
+    /// An index update's progress as `.indexProgress` events.
+    private var indexProgressEvents: @Sendable (Int, Int) -> Void {
+        let events = self.events
+        return { done, total in events(.indexProgress(done: done, total: total)) }
+    }
+
     /// The index as it is, for a read command that could not update it; `error` when it must.
-    private func answerAsIs(cannotUpdate error: SheafError, mustUpdate: Bool) throws(SheafError) -> (NoteIndex, ScanReport?) {
+    private func answerAsIs(cannotUpdate error: SheafError, mustUpdate: Bool) throws(SheafError) -> (NoteIndex, SheafIndex.ScanReport?) {
         guard !mustUpdate, let index = try? NoteIndex.openForReading(vault: vault) else { throw error }
-        onIndexStale?(error)
+        emit(.indexStale(error))
         cachedIndex = (index, nil)
         return (index, nil)
     }
@@ -88,7 +93,7 @@ extension VaultSession {
     func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
         let repo = try repository()
         let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
-        for refused in filters?.refused ?? [] { onWarning?(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason)) }
+        for refused in filters?.refused ?? [] { emit(.warning(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason))) }
         let excluded = filters.flatMap { $0.isEmpty ? nil : $0 }
         var walker = VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
             guard let repo else { return false }
@@ -104,7 +109,7 @@ extension VaultSession {
     /// command that holds the lock; nil when the scan did not run. Throws when the index cannot
     /// be written.
     public func updateIndex(rebuild: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ScanReport? {
-        try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1
+        try freshIndex(rebuild: rebuild, mustUpdate: true, progress: progress).1.map(ScanReport.init)
     }
 
     /// The index opened by a command that updates it (a full build goes to a separate file until
@@ -114,8 +119,8 @@ extension VaultSession {
         let index = try NoteIndex(vault: vault, rebuild: rebuild, atomicBuild: true)
         for (file, movedTo, what) in index.setAside {
             let aside = vault.relative(movedTo) ?? movedTo
-            onWarning?(VaultWarning(path: vault.relative(file) ?? file,
-                                    message: "was \(what), not the index: moved aside to \(aside) (delete it once you no longer need it); the index is rebuilt from the files"))
+            emit(.warning(VaultWarning(path: vault.relative(file) ?? file,
+                                       message: "was \(what), not the index: moved aside to \(aside) (delete it once you no longer need it); the index is rebuilt from the files")))
         }
         index.previousVersion = Self.previousVersions(root: vault.root)
         return index

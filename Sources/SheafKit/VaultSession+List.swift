@@ -41,7 +41,7 @@ extension VaultSession {
         }
         if reverse { notes.reverse() }
         if let limit { notes = Array(notes.prefix(max(0, limit))) }
-        return notes
+        return notes.map(NoteSummary.init)
     }
 
     /// Every tag with the number of notes carrying it, most used first. Tags differing only in

@@ -23,18 +23,15 @@ extension VaultSession {
         try withWriterLock { (_) throws(SheafError) -> PullPreview in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
-            var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
-            transfer.credential = options.credential
-            transfer.user = options.user
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
-                                remote: remote, transfer: transfer)
+                                remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
             // What the pull's own commit-first would record: the same status, the same exclusions.
             let changes: [StagedChange]
             let snapshot: String?
             do throws(GitError) {
                 let status = try repo.workTreeStatus()
-                for skipped in status.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+                for skipped in status.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
                 changes = status.changes.filter { !VaultPathGuard.isReserved($0.path) && !($0.oldPath.map(VaultPathGuard.isReserved) ?? false) }
                 let head = try repo.head()?.id
                 snapshot = changes.isEmpty ? nil
@@ -46,7 +43,7 @@ extension VaultSession {
             switch report {
             case .success(let pull):
                 let uncommitted = changes.map(\.path).sorted()
-                return PullPreview(remote: remote, pull: pull, uncommitted: uncommitted)
+                return PullPreview(remote: remote, pull: PullReport(pull), uncommitted: uncommitted)
             case .failure(let error):
                 throw describe(error)
             }

@@ -22,11 +22,17 @@ public struct VaultStatus: Sendable {
     public internal(set) var conflicts: [ConflictEntry] = []
 }
 
+/// A remote of the vault: its name and URL (user-info in it shown as `***`).
+public struct VaultRemote: Sendable, Equatable {
+    public let name: String
+    public let url: String
+}
+
 extension VaultSession {
     /// The remotes, their URLs redacted for display (`RemoteURL.redacted`).
-    public func remotes() throws(SheafError) -> [RemoteInfo] {
+    public func remotes() throws(SheafError) -> [VaultRemote] {
         try gitStep("cannot read the remotes") { (repo) throws(GitError) in try repo.remotes() }
-            .map { RemoteInfo(name: $0.name, url: RemoteURL.redacted($0.url)) }
+            .map { VaultRemote(name: $0.name, url: RemoteURL.redacted($0.url)) }
     }
 
     /// Adds a remote. The URL is stored without user-info; an https password in it goes to
@@ -56,7 +62,7 @@ extension VaultSession {
     /// A remote URL as Sheaf stores it, and the credential its user-info held.
     struct CredentialPlan {
         let url: String
-        let credential: HTTPCredential?
+        let credential: RemoteCredential?
         let user: String?
     }
 
@@ -77,12 +83,13 @@ extension VaultSession {
                              hint: "set one up (`git config --global credential.helper store`, or `cache` to keep it in memory), "
                                  + "or give the URL without the password and set SHEAF_HTTP_USER and SHEAF_HTTP_TOKEN")
         }
-        let credential = HTTPCredential(user: split.user ?? "", password: password)
+        let credential = RemoteCredential(user: split.user ?? "", password: password)
         return CredentialPlan(url: split.url, credential: credential, user: split.user)
     }
 
-    static func approve(_ credential: HTTPCredential, for url: String, in directory: String) throws(SheafError) {
-        guard CredentialHelper.approve(url: url, credential: credential, in: directory) else {
+    static func approve(_ credential: RemoteCredential, for url: String, in directory: String) throws(SheafError) {
+        let given = HTTPCredential(user: credential.user, password: credential.password)
+        guard CredentialHelper.approve(url: url, credential: given, in: directory) else {
             throw SheafError("git's credential helper did not take the password", path: RemoteURL.redacted(url),
                              hint: "check `git config credential.helper`; the remote was added without it")
         }
@@ -111,7 +118,7 @@ extension VaultSession {
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
             let workTree = try repo.workTreeStatus()
             let changes = workTree.changes.map(VaultChange.init)
-            for skipped in workTree.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+            for skipped in workTree.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
             let reference = try? repo.currentBranchReference()
             let branch = reference.map { String($0.dropFirst("refs/heads/".count)) }
             let hasRemote = try repo.remoteURL(remote) != nil

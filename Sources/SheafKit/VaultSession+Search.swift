@@ -10,17 +10,17 @@ extension VaultSession {
     /// (filters and exclusions kept), ranked by BM25, so notes holding most of them come first;
     /// `relaxed` then says so. "change font size" finds the note about font size changes
     /// instead of nothing.
-    public func search(_ text: String, limit: Int, snippets: Bool,
-                       onBusy: (() -> Void)? = nil) throws(SheafError) -> (hits: [SearchHit], scan: ScanReport?, relaxed: Bool) {
+    public func search(_ text: String, limit: Int, snippets: Bool) throws(SheafError) -> (hits: [SearchHit], scan: ScanReport?, relaxed: Bool) {
         let query: SearchQuery
         do { query = try SearchQuery.parse(text) }
         catch { throw SheafError("cannot read the query", path: text, cause: error.description,
                                  hint: "see `sheaf search --help` for the syntax") }
-        let (index, scan) = try freshIndex(queryOnly: true, onBusy: onBusy)
+        let (index, scan) = try freshIndex(queryOnly: true)
         let options = SearchOptions(limit: limit, snippets: snippets)
-        let hits = try index.search(query, vault: vault, options: options)
-        guard hits.isEmpty, let relaxed = query.relaxed else { return (hits, scan, false) }
-        return (try index.search(relaxed, vault: vault, options: options), scan, true)
+        let hits = try index.search(query, vault: vault, options: options).map(SearchHit.init)
+        let report = scan.map(ScanReport.init)
+        guard hits.isEmpty, let relaxed = query.relaxed else { return (hits, report, false) }
+        return (try index.search(relaxed, vault: vault, options: options).map(SearchHit.init), report, true)
     }
 
     /// The notes that link to `note`, with the links resolved as Obsidian resolves them.

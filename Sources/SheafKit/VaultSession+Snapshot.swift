@@ -9,18 +9,18 @@ import SheafSync
 extension VaultSession {
     /// Stages everything git sees and commits it; nil when there was nothing to commit. Only a
     /// command holding `.sheaf/lock` commits (`proof`).
-    @discardableResult
     /// With `settledFor` (seconds), a staged file whose ctime is younger than that is not
     /// committed: the commit throws `.unsettled` naming them, and nothing is committed. The check
     /// comes after staging, on what the commit would hold, so a save made after a caller looked
     /// (the background sync's own check) is caught too.
-    func commitSnapshot(_ proof: borrowing WriterLock, settledFor: Double? = nil) throws(SheafError) -> CommitInfo? {
+    @discardableResult
+    func commitSnapshot(_ proof: borrowing WriterLock, settledFor: Double? = nil) throws(SheafError) -> VaultCommit? {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
         do {
             let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: VaultPathGuard.isReserved) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
-            for skipped in staging.skipped { onWarning?(VaultWarning(path: skipped.path, message: skipped.reason)) }
+            for skipped in staging.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
@@ -31,7 +31,8 @@ extension VaultSession {
                                      details: young.keys.sorted(), kind: .unsettled)
                 }
             }
-            return try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+            let made = try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+            return VaultCommit(id: made.id, summary: made.summary)
         } catch let error as SheafError {
             throw error
         } catch {
@@ -67,8 +68,8 @@ extension VaultSession {
         do { return try body() } catch {
             guard Self.gitIndexIsDamaged(repo) else { throw error }
             let kept = try repo.rebuildDamagedIndex()
-            onWarning?(VaultWarning(path: vault.relative(kept) ?? kept,
-                                    message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched"))
+            emit(.warning(VaultWarning(path: vault.relative(kept) ?? kept,
+                                       message: "git's index (.git/index) could not be read (\(error.message)); it was rebuilt from the last commit and the damaged file kept here; the notes were not touched")))
             return try body()
         }
     }

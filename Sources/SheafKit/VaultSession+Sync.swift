@@ -13,22 +13,62 @@ public struct SyncOptions: Sendable {
     public var remote: String?
     public var acceptNewHost = false
     public var allowUnrelated = false
-    public var progress: (@Sendable (TransferProgress) -> Void)?
+    public var progress: (@Sendable (SyncProgress) -> Void)?
     /// An https credential for this command only (`clone` takes it from the URL), and the user
     /// name to ask git's credential helpers about.
-    public var credential: HTTPCredential?
+    public var credential: RemoteCredential?
     public var user: String?
     /// Seconds every file the sync would commit must have been left alone (`.unsettled` else;
     /// `sheaf watch` passes its quiet period).
     public var settledFor: Double?
     public init() {}
+
+    /// The transfer's settings as SheafGit takes them.
+    var transfer: TransferOptions {
+        var transfer = TransferOptions(acceptNewHost: acceptNewHost)
+        if let progress {
+            transfer.progress = { (p: TransferProgress) in progress(SyncProgress(done: p.done, total: p.total, bytes: p.bytes)) }
+        }
+        transfer.credential = credential.map { HTTPCredential(user: $0.user, password: $0.password) }
+        transfer.user = user
+        return transfer
+    }
+}
+
+/// A commit Sheaf made: its id and summary line.
+public struct VaultCommit: Sendable, Equatable {
+    public let id: String
+    public let summary: String
+}
+
+/// How far a fetch, push or clone has come: objects done of total, and bytes moved.
+public struct SyncProgress: Sendable, Equatable {
+    public let done: Int
+    public let total: Int
+    public let bytes: Int
+}
+
+/// A user name and password (or token) for an https remote.
+public struct RemoteCredential: Sendable, Equatable {
+    public let user: String
+    public let password: String
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
+/// What a push did: how many commits it sent, and the remote branch's commit after it.
+public struct PushResult: Sendable, Equatable {
+    public let pushed: Int
+    public let head: String?
 }
 
 /// What a sync command did, for the report.
 public struct SyncRun: Sendable {
-    public var committed: CommitInfo?
+    public var committed: VaultCommit?
     public var pull: PullReport?
-    public var push: PushReport?
+    public var push: PushResult?
     public var remote: String
     /// Whether an interrupted earlier update was completed first.
     public var resumed = false
@@ -51,7 +91,7 @@ extension VaultSession {
     var syncJournal: String { vault.stateDirectory + "/sync-journal" }
 
     /// `sheaf commit`: records every change git sees as one commit.
-    public func commit(settledFor: Double? = nil) throws(SheafError) -> CommitInfo? {
+    public func commit(settledFor: Double? = nil) throws(SheafError) -> VaultCommit? {
         try withWriterLock { (proof) throws(SheafError) in
             _ = try resumeInterruptedUpdate()
             let committed = try commitSnapshot(proof, settledFor: settledFor)
@@ -78,17 +118,14 @@ extension VaultSession {
     /// With `fetchFirst`, the fetch of the pull starts before the local changes are committed
     /// and runs while they are (PendingFetch); the merge waits for both.
     private func runSync(_ options: SyncOptions, fetchFirst: Bool,
-                         _ body: (Syncer, PendingFetch?) throws(SyncError) -> (PullReport?, PushReport?)) throws(SheafError) -> SyncRun {
+                         _ body: (Syncer, PendingFetch?) throws(SyncError) -> (SheafSync.PullReport?, SheafSync.PushReport?)) throws(SheafError) -> SyncRun {
         try withWriterLock { (proof) throws(SheafError) -> SyncRun in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
             var run = SyncRun(remote: remote)
             run.resumed = try resumeInterruptedUpdate()
-            var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
-            transfer.credential = options.credential
-            transfer.user = options.user
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
-                                remote: remote, transfer: transfer)
+                                remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
             // When the fetch cannot start (no such remote, a detached HEAD), the local changes are
             // committed first and the pull reports the error, as without the overlap.
@@ -96,7 +133,9 @@ extension VaultSession {
             defer { _ = fetched?.wait() }  // the fetch never outlives the writer lock
             run.committed = try commitSnapshot(proof, settledFor: options.settledFor)
             do {
-                (run.pull, run.push) = try body(syncer, fetched)
+                let (pull, push) = try body(syncer, fetched)
+                run.pull = pull.map(PullReport.init)
+                run.push = push.map { PushResult(pushed: $0.pushed, head: $0.head) }
             } catch let error as SyncError {
                 throw describe(error)
             } catch {
@@ -123,11 +162,8 @@ extension VaultSession {
     public func fetchWithoutLock(_ options: SyncOptions) throws(SheafError) {
         let repo = try requireRepository()
         let remote = options.remote ?? config["remote"] ?? "origin"
-        var transfer = TransferOptions(acceptNewHost: options.acceptNewHost, progress: options.progress)
-        transfer.credential = options.credential
-        transfer.user = options.user
         let syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
-                            remote: remote, transfer: transfer)
+                            remote: remote, transfer: options.transfer)
         do { try syncer.fetchOnly() } catch { throw describe(error) }
     }
 
@@ -140,7 +176,7 @@ extension VaultSession {
         let index: NoteIndex
         do {
             index = try writableIndex()
-            run.indexed = try index.apply(changes, vault: vault, walker: walker(forIndex: true))
+            run.indexed = ScanReport(try index.apply(changes, vault: vault, walker: walker(forIndex: true)))
             try index.finishBuild()
         } catch {
             run.warnings.append(VaultWarning(path: error.path ?? vault.root,

@@ -35,7 +35,7 @@ extension VaultSession {
     /// The same with an index the caller has just scanned, for a command that holds
     /// `.sheaf/lock` itself (a pull): `freshIndex()` would find the lock taken and skip its scan,
     /// so files the pull wrote would not be recorded yet.
-    public func makeThumbnails(in index: NoteIndex, forPaths paths: [String]? = nil,
+    func makeThumbnails(in index: NoteIndex, forPaths paths: [String]? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) throws(SheafError) -> ThumbnailReport {
         let store = thumbnailStore
         let exists: (String) -> Bool = { FileManager.default.fileExists(atPath: store.folder + "/" + $0) }

@@ -70,20 +70,23 @@ extension VaultSession {
     /// Watches the vault until `stopper` is told to stop, keeping the index up to date, and
     /// (with `options.sync`) committing and syncing in the background (`BackgroundSync`, on a
     /// thread of its own, started once the index has caught up, stopped before this returns).
-    /// `events` is told what happens, from this thread or the sync's, one event at a time;
-    /// `afterBatch` is called after each batch of changes is applied, with the paths it changed
+    /// The subscribers (`subscribe`) are told what happens, from this thread or the sync's, one
+    /// event at a time; `afterBatch` is called after each batch of changes is applied, with the paths it changed
     /// (on this thread, after the background sync was told).
     /// Throws when another process watches the vault (naming it, exit code 2), when the vault
     /// cannot be watched, or when the vault folder goes away.
     public func watch(options: VaultWatchOptions, stopper: WatchStopper,
-                      events: @escaping @Sendable (WatchEvent) -> Void,
                       afterBatch: (VaultChangeSet) -> Void = { _ in }) throws(SheafError) {
-        // Two threads report (this one and the sync's): one event at a time.
+        // Two threads report (this one and the sync's): one event at a time, the session's own
+        // (a lock wait, a warning) included.
         let serial = SerialEvents(events)
+        let subscribed = subscribers
+        subscribers = [serial.send]
+        defer { subscribers = subscribed }
         // A problem that comes back batch after batch (a full disk, a missing thumbnail helper)
         // is reported once, until a batch goes through again.
         var lastProblem: SheafError?
-        func report(_ event: WatchEvent) {
+        func report(_ event: VaultEvent) {
             if case .problem(let error) = event {
                 if error == lastProblem { return }
                 lastProblem = error
@@ -178,9 +181,9 @@ extension VaultSession {
     /// Hands events to `events` one at a time, from whichever thread sends them.
     private final class SerialEvents: @unchecked Sendable {
         private let lock = NSLock()
-        private let events: @Sendable (WatchEvent) -> Void
-        init(_ events: @escaping @Sendable (WatchEvent) -> Void) { self.events = events }
-        @Sendable func send(_ event: WatchEvent) {
+        private let events: @Sendable (VaultEvent) -> Void
+        init(_ events: @escaping @Sendable (VaultEvent) -> Void) { self.events = events }
+        @Sendable func send(_ event: VaultEvent) {
             lock.lock()
             defer { lock.unlock() }
             events(event)
@@ -198,7 +201,7 @@ extension VaultSession {
     /// by rename and deleted since is a removal, not the addition the events suggest). When the
     /// update fails, `changes` as they were named.
     private func updateIndex(rescan: Bool, changes: VaultChangeSet,
-                             events: (WatchEvent) -> Void) -> (applied: Bool, changes: VaultChangeSet) {
+                             events: (VaultEvent) -> Void) -> (applied: Bool, changes: VaultChangeSet) {
         do {
             return try withWriterLock(commits: false) { (_) throws(SheafError) in
                 invalidate()
@@ -226,7 +229,7 @@ extension VaultSession {
 
     /// Thumbnails for the attachments a batch added or changed (as a pull makes them). Results
     /// are recorded only for files unchanged since the helper read them.
-    private func makeWatchedThumbnails(for changes: VaultChangeSet, events: (WatchEvent) -> Void) {
+    private func makeWatchedThumbnails(for changes: VaultChangeSet, events: (VaultEvent) -> Void) {
         let attachments = changes.written.map(\.path).filter { !VaultPath.isNote($0) }
         guard !attachments.isEmpty else { return }
         do {

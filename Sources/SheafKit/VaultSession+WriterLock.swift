@@ -18,7 +18,7 @@ extension VaultSession {
     /// write, attach, resolve) git's state is not checked: only the lock is taken.
     func withWriterLock<T>(commits: Bool = true, _ body: (borrowing WriterLock) throws(SheafError) -> T) throws(SheafError) -> T {
         if heldLock != nil { return try body(WriterLock()) }
-        guard let lock = try VaultLock.take(vault.lockPath, wait: true, onWait: onLockWait) else {
+        guard let lock = try VaultLock.take(vault.lockPath, wait: true, onWait: lockWaitEvent) else {
             throw SheafError("another sheaf command is changing the vault", path: vault.root,
                              hint: "wait for it to finish, then run this again")
         }

@@ -12,25 +12,13 @@ public final class VaultSession {
     public let workingFolder: String?
     private var cachedRepository: Repository??
     private(set) var cachedCatalog: Catalog?
-    var cachedIndex: (NoteIndex, ScanReport?)?
+    var cachedIndex: (NoteIndex, SheafIndex.ScanReport?)?
     /// `cachedIndex` is a read-only connection opened for a query (`freshIndex(queryOnly:)`).
     var cachedQueryOnly = false
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
     var heldLock: VaultLock?
-    /// Told when a read command answers from the index as it is, because another command holds the lock.
-    public var onIndexBusy: (() -> Void)?
-    /// Told about a path a command left out but went on without (a commit skipping a file whose
-    /// name is not UTF-8).
-    public var onWarning: ((VaultWarning) -> Void)?
-    /// Told how far an index update has come (done, total) when the caller passed no progress of
-    /// its own: a read command that rebuilds a missing index shows it is alive.
-    public var onIndexProgress: (@Sendable (Int, Int) -> Void)?
-    /// Told when a command starts waiting for another one that holds `.sheaf/lock`.
-    public var onLockWait: (() -> Void)?
-    /// Told when a read command answers from the index as it is because it cannot write it.
-    public var onIndexStale: ((SheafError) -> Void)?
-    /// Told when a read command skips its walk because a running watcher vouched for the index.
-    public var onWatcherVouched: (() -> Void)?
+    /// Who is told the session's events (`subscribe`).
+    var subscribers: [@Sendable (VaultEvent) -> Void] = []
 
     public init(vault: Vault, workingDirectory: String) {
         self.vault = vault
@@ -47,8 +35,28 @@ public final class VaultSession {
 
     public var device: String { config.device }
 
+    /// Tells `handler` every event of this session from now on (`VaultEvent`): lock waits,
+    /// answers from the index as it is, index progress, warnings, and what `watch` reports. It is
+    /// called on the thread that has the event (for `watch`, also the background sync's), one
+    /// event at a time per thread.
+    public func subscribe(_ handler: @escaping @Sendable (VaultEvent) -> Void) {
+        subscribers.append(handler)
+    }
+
+    /// Tells every subscriber.
+    func emit(_ event: VaultEvent) { for handler in subscribers { handler(event) } }
+
+    /// What `VaultLock.take` calls when it starts to wait.
+    var lockWaitEvent: () -> Void { { [weak self] in self?.emit(.lockWait) } }
+
+    /// `emit` as a value other threads may call (the subscribers as they are now).
+    var events: @Sendable (VaultEvent) -> Void {
+        let subscribers = self.subscribers
+        return { event in for handler in subscribers { handler(event) } }
+    }
+
     /// The vault's git repository, nil when it has none (someone removed .git).
-    public func repository() throws(SheafError) -> Repository? {
+    func repository() throws(SheafError) -> Repository? {
         if let cached = cachedRepository { return cached }
         do {
             let repo = try Repository.open(workTree: vault.root)

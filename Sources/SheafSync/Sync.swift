@@ -306,7 +306,7 @@ public struct Syncer {
             switch change.kind {
             case .added: return PathOutcome(kind: .added, path: change.path)
             case .deleted: return PathOutcome(kind: .deleted, path: change.path)
-            case .modified: return PathOutcome(kind: .updated, path: change.path)
+            case .edited: return PathOutcome(kind: .updated, path: change.path)
             case .renamed: return PathOutcome(kind: .renamed, path: change.path, oldPath: change.oldPath)
             }
         }

@@ -215,7 +215,7 @@ struct TreeMerge {
             switch change.kind {
             case .added: side.added[change.path] = change.newFile
             case .deleted: deleted[change.oldPath] = change.oldFile
-            case .modified, .renamed: side.moved[change.oldPath] = (change.path, change.newFile)
+            case .edited, .renamed: side.moved[change.oldPath] = (change.path, change.newFile)
             }
         }
         // Notes renamed and heavily edited look like a delete and an add: pair them by id.

@@ -82,22 +82,22 @@ final class SyncedClones: @unchecked Sendable {  // set up in init, then only re
     func isClean(_ i: Int) -> Bool { git(i, ["status", "--porcelain"]).stdout.isEmpty }
 }
 
-/// The events one background sync reported, in order.
+/// The events one background sync (or one session) reported, in order.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [WatchEvent] = []
+    private var items: [VaultEvent] = []
 
-    var events: [WatchEvent] { lock.withLock { items } }
+    var events: [VaultEvent] { lock.withLock { items } }
 
-    func record(_ event: WatchEvent) { lock.withLock { items.append(event) } }
+    func record(_ event: VaultEvent) { lock.withLock { items.append(event) } }
 
-    func count(_ match: (WatchEvent) -> Bool) -> Int { events.filter(match).count }
+    func count(_ match: (VaultEvent) -> Bool) -> Int { events.filter(match).count }
 
     var offline: Int { count { if case .offline = $0 { true } else { false } } }
     var online: Int { count { if case .online = $0 { true } else { false } } }
     var waiting: [String] { events.compactMap { if case .syncWaiting(let reason) = $0 { reason } else { nil } } }
     var conflictPaths: [String] {
-        events.flatMap { (event: WatchEvent) -> [String] in
+        events.flatMap { (event: VaultEvent) -> [String] in
             if case .conflicts(let paths) = event { return paths }
             return []
         }
@@ -105,6 +105,7 @@ final class EventLog: @unchecked Sendable {
     var problems: [SheafError] { events.compactMap { if case .problem(let e) = $0 { e } else { nil } } }
     var synced: Int { count { if case .synced = $0 { true } else { false } } }
     var committedLocally: Int { count { if case .committedLocally = $0 { true } else { false } } }
+    var warnings: [VaultWarning] { events.compactMap { if case .warning(let w) = $0 { w } else { nil } } }
 }
 
 /// The options of the tests: short waits, so a test runs in seconds.

@@ -20,7 +20,7 @@ import TestSupport
     @Test func offlineIsReportedOnceAndOnlineOnceWithTheWaitsGrowingAndResetOnSuccess() {
         var notices = BackgroundSyncNotices(backoff: .standard)
         let unreachable = SheafError("cannot reach the remote origin", path: "/r.git", cause: "no route", kind: .offline)
-        var events: [WatchEvent] = []
+        var events: [VaultEvent] = []
         var waits: [Double] = []
         for t in 0..<5 {
             let (event, wait) = notices.failed(unreachable, remote: "origin", now: Int64(100 + t))
@@ -49,8 +49,8 @@ import TestSupport
     }
 
     /// Outcomes as a pull reports them (read from their JSON form: their initialiser is SheafSync's).
-    private func outcomes(_ json: String) throws -> [PathOutcome] {
-        try JSONDecoder().decode([PathOutcome].self, from: Data(json.utf8))
+    private func outcomes(_ json: String) throws -> [VaultChange] {
+        try JSONDecoder().decode([VaultChange].self, from: Data(json.utf8))
     }
 
     @Test func aConflictIsReportedOncePerConflictFileAndAWaitOncePerReason() throws {

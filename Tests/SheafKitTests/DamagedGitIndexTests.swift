@@ -34,13 +34,13 @@ import TestSupport
 
         try a.write("# Second\ntwo\n", "Second.md")
         let writer = try a.session()
-        var warnings: [VaultWarning] = []
-        writer.onWarning = { warnings.append($0) }
+        let told = EventLog()
+        writer.subscribe(told.record)
         let run = try writer.sync(SyncOptions())
         #expect(run.committed != nil)
         let pushed = runProcess("/usr/bin/git", ["--git-dir", bare, "ls-tree", "-r", "--name-only", "main"], in: temp.path)
         #expect(pushed.stdout.split(separator: "\n").sorted() == ["First.md", "Second.md"])
-        #expect(warnings.contains { $0.message.contains("rebuilt from the last commit") })
+        #expect(told.warnings.contains { $0.message.contains("rebuilt from the last commit") })
         let kept = try FileManager.default.contentsOfDirectory(atPath: a.root + "/.git").filter { $0.hasPrefix("index.damaged-") }
         #expect(kept.count == 1)
         #expect(FileManager.default.contents(atPath: a.root + "/.git/" + (kept.first ?? ""))?.count == (damage == "empty" ? 0 : bytes.count / 2))

@@ -57,6 +57,39 @@ import TestSupport
         #expect(b.read("First.md")?.hasSuffix("one\nmore\n") == true)
     }
 
+    /// One vocabulary from status to a pull's report: an edit is `.changed` and a deletion
+    /// `.removed` in both (a pull said updated and deleted, git's status edited and deleted),
+    /// while `pull --json` and `status --json` keep the words version 1 documents.
+    @Test func aPullAndStatusNameTheSameChangeWithTheSameWord() throws {
+        let temp = TempDir("kit")
+        let bare = bareRemote(in: temp)
+        let a = try KitVault("a", in: temp)
+        let sessionA = try a.session()
+        _ = try sessionA.createNote(title: "First", folder: nil, tags: [], body: "one")
+        _ = try sessionA.createNote(title: "Gone", folder: nil, tags: [], body: "bye")
+        try sessionA.addRemote(name: "origin", url: bare)
+        _ = try sessionA.sync(SyncOptions())
+        let b = try KitVault("b", in: temp)
+        let sessionB = try b.session()
+        try sessionB.addRemote(name: "origin", url: bare)
+        _ = try sessionB.pull(SyncOptions())
+
+        try sessionA.append("more", to: sessionA.resolve("First"))
+        try FileManager.default.removeItem(atPath: a.root + "/Gone.md")
+        let local = try a.session().status().changes.sorted { $0.path < $1.path }
+        #expect(local.map(\.kind) == [.changed, .removed], "\(local)")
+        _ = try a.session().sync(SyncOptions())
+
+        let run = try b.session().pull(SyncOptions())
+        let pulled = try #require(run.pull).outcomes.sorted { $0.path < $1.path }
+        #expect(pulled == [VaultChange(kind: .changed, path: "First.md"), VaultChange(kind: .removed, path: "Gone.md")])
+        #expect(pulled.map(\.kind.pulledWord) == ["updated", "deleted"])
+        #expect(local.map(\.kind.committedWord) == ["edited", "deleted"])
+        let json = try JSONSerialization.jsonObject(with: VaultJSON.encode(SyncJSON(run))) as? [String: Any]
+        let paths = (json?["pull"] as? [String: Any])?["paths"] as? [[String: Any]] ?? []
+        #expect(paths.compactMap { $0["kind"] as? String }.sorted() == ["deleted", "updated"])
+    }
+
     /// The FTS rows of the notes a pull replaces or removes are deleted with the text of their
     /// committed versions (read back from the repository by the blob ids the index keeps), so
     /// pulls leave no dead rows and never make the index re-read every note to compact them.

@@ -38,14 +38,15 @@ func bareRemote(in temp: TempDir) -> String {
 
 extension VaultSession {
     /// The paths the index holds now, read without a freshness scan: the test holds `.sheaf/lock`
-    /// meanwhile, so the session answers from the index as it is (and says so through `onBusy`).
+    /// meanwhile, so the session answers from the index as it is (and says so: `.indexBusy`).
     func indexedPathsAsIs() throws -> (paths: [String], answeredAsIs: Bool) {
         invalidate()
         let held = try VaultLock.take(vault.lockPath, wait: false)
         precondition(held != nil, "the lock was taken")
-        var busy = false
-        let paths = try freshIndex(onBusy: { busy = true }).0.summaries().map(\.path)
+        let told = EventLog()
+        subscribe(told.record)
+        let paths = try freshIndex().0.summaries().map(\.path)
         withExtendedLifetime(held) {}
-        return (paths.sorted(), busy)
+        return (paths.sorted(), told.events.contains(.indexBusy))
     }
 }

@@ -8,6 +8,22 @@ import TestSupport
 @testable import SheafKit
 
 @Suite struct KitWatchTests {
+    /// A warning the session itself gives while watching (an ignore filter of .obsidian/app.json
+    /// it cannot use) reaches the one stream the caller subscribed to, with the watcher's events.
+    /// It went to a callback of its own before, so `watch --json` wrote it as text on stderr
+    /// instead of a `warning` object.
+    @Test func watchGivesItsSessionsWarningsOnTheOneEventStream() throws {
+        let vault = try KitVault()
+        try vault.write(#"{"userIgnoreFilters": ["/(a)\\1/"]}"#, ".obsidian/app.json")
+        let stopper = WatchStopper()
+        var options = VaultWatchOptions()
+        options.sync = false
+        let reported = startWatching(vault.root, options: options, stopper: stopper)
+        defer { stopper.stop() }
+        #expect(reported.wait { $0.events.contains { if case .warning(let w) = $0 { w.path == ".obsidian/app.json" } else { false } } },
+                "\(reported.events)")
+    }
+
     @Test func afterBatchGetsEachBatchOnceIndexedAndTheStopperEndsTheWatch() throws {
         // Read commands wait long for the watcher's answer here (a loaded machine), so the test
         // checks the watcher's index, not a walk. Read once, when a watcher is first asked.
@@ -31,11 +47,11 @@ import TestSupport
         // A reader (here, in the same process) is vouched for and finds what was just written.
         try vault.write("# B\n\ncharlie\n", "Notes/B.md")
         let reader = try vault.session()
-        var vouched = false
-        reader.onWatcherVouched = { vouched = true }
+        let told = EventLog()
+        reader.subscribe(told.record)
         let hits = try reader.search("charlie", limit: 10, snippets: false).hits
         #expect(hits.map(\.path) == ["Notes/B.md"])
-        #expect(vouched)
+        #expect(told.events.contains(.watcherVouched))
         // The search took the index as one read-only connection; a caller that may write (here
         // the same session asking again without `queryOnly`) gets a writable one.
         #expect(reader.cachedIndex?.0.isReadOnly == true)

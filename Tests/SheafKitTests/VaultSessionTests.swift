@@ -87,16 +87,18 @@ import TestSupport
         let created = try session.createNote(title: "Plan", folder: nil, tags: [], body: "text")
         _ = try session.commit()
         let note = try session.resolve(created.path)
-        var other = try VaultLock.take(session.vault.lockPath, wait: false)
-        #expect(other != nil)
-        var waited = false
-        session.onLockWait = {
-            waited = true
-            #expect(FileManager.default.fileExists(atPath: v.root + "/Plan.md"), "moved before the lock was free")
-            other = nil  // the other holder lets go
+        let other = OtherHolder(try VaultLock.take(session.vault.lockPath, wait: false))
+        #expect(other.lock != nil)
+        let told = EventLog()
+        let root = v.root
+        session.subscribe { event in
+            guard event == .lockWait else { return }
+            told.record(event)
+            #expect(FileManager.default.fileExists(atPath: root + "/Plan.md"), "moved before the lock was free")
+            other.lock = nil  // the other holder lets go
         }
         _ = try session.move(note, to: "Archive/Plan.md")
-        #expect(waited)
+        #expect(told.events.contains(.lockWait))
         #expect(v.read("Archive/Plan.md")?.hasSuffix("text\n") == true && v.read("Plan.md") == nil)
     }
 }
@@ -113,4 +115,10 @@ import TestSupport
         #expect(byPath[Array("Notes/a.md".utf8)]?.first?.message.hasPrefix("differs only by case from Notes/A.md") == true)
         #expect(byPath[Array("b.md".utf8)] == nil)
     }
+}
+
+/// Another holder of `.sheaf/lock`, which a session's event handler can make let go.
+private final class OtherHolder: @unchecked Sendable {  // set by the one thread that runs the test
+    var lock: VaultLock?
+    init(_ lock: VaultLock?) { self.lock = lock }
 }

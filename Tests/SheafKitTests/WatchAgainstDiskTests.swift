@@ -37,10 +37,10 @@ import TestSupport
         /// was not vouched for (it walked, which would hide what the watcher missed).
         func watchedIndex() throws -> [String]? {
             let reader = try vault.session()
-            var vouched = false
-            reader.onWatcherVouched = { vouched = true }
+            let told = EventLog()
+            reader.subscribe(told.record)
             let seen = try Self.catalog(reader)
-            return vouched ? seen : nil
+            return told.events.contains(.watcherVouched) ? seen : nil
         }
 
         /// What a full rebuild of a copy of the vault as it is now holds.

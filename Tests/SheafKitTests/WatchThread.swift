@@ -9,15 +9,15 @@ import TestSupport
 /// What the watcher thread reported, read by the test thread.
 final class Reported: @unchecked Sendable {
     private let lock = NSLock()
-    private var _events: [WatchEvent] = []
+    private var _events: [VaultEvent] = []
     private var _batches: [VaultChangeSet] = []
     private var _error: SheafError?
     private var _ended = false
 
-    func event(_ e: WatchEvent) { lock.withLock { _events.append(e) } }
+    func event(_ e: VaultEvent) { lock.withLock { _events.append(e) } }
     func batch(_ c: VaultChangeSet) { lock.withLock { _batches.append(c) } }
     func end(_ error: SheafError?) { lock.withLock { _error = error; _ended = true } }
-    var events: [WatchEvent] { lock.withLock { _events } }
+    var events: [VaultEvent] { lock.withLock { _events } }
     var batches: [VaultChangeSet] { lock.withLock { _batches } }
     var error: SheafError? { lock.withLock { _error } }
     var ended: Bool { lock.withLock { _ended } }
@@ -36,8 +36,8 @@ func startWatching(_ root: String, options: VaultWatchOptions, stopper: WatchSto
     Thread.detachNewThread {
         do {
             let session = try VaultSession.open(explicit: root, environment: [:], workingDirectory: root)
-            try session.watch(options: options, stopper: stopper,
-                              events: { reported.event($0) }, afterBatch: { reported.batch($0) })
+            session.subscribe { reported.event($0) }
+            try session.watch(options: options, stopper: stopper, afterBatch: { reported.batch($0) })
             reported.end(nil)
         } catch {
             reported.end(error as? SheafError ?? SheafError("\(error)"))

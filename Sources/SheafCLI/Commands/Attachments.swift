@@ -19,7 +19,7 @@ struct Attachments: ParsableCommand {
         let list = try session.attachments(orphansOnly: orphans)
         try reportWarnings(session)
         if json {
-            Terminal.json(AttachmentListJSON(attachments: list.map(AttachmentJSON.init)))
+            Terminal.json(AttachmentListJSON(list))
         } else if null {
             Terminal.nullTerminated = true
             for a in list { Terminal.path(a.record.path) }
@@ -43,30 +43,4 @@ struct Attachments: ParsableCommand {
         parts.append(a.linkedFrom.isEmpty ? Terminal.dim("linked from no note") : "linked from \(names: a.linkedFrom)")
         return .joined(parts, separator: "  ")
     }
-}
-
-struct AttachmentJSON: Encodable {
-    let path: String
-    let type: String
-    let size: Int
-    let width: Int?
-    let height: Int?
-    let hash: String?
-    /// pending, ready, failed or none (not a format Sheaf thumbnails).
-    let thumbnailState: String
-    /// Absolute path of the thumbnail, null when there is none.
-    let thumbnail: String?
-    let error: String?
-    let linkedFrom: [String]
-
-    init(_ a: Attachment) {
-        let r = a.record
-        path = r.path; type = r.type; size = r.size; width = r.width; height = r.height; hash = r.hash
-        thumbnailState = r.state.rawValue; thumbnail = a.thumbnail; error = r.error; linkedFrom = a.linkedFrom
-    }
-}
-
-struct AttachmentListJSON: Encodable {
-    let version = jsonVersion
-    let attachments: [AttachmentJSON]
 }

@@ -17,7 +17,7 @@ struct Conflicts: ParsableCommand {
     func run() throws {
         let conflicts = try global.open().conflicts()
         if json {
-            Terminal.json(ConflictListJSON(conflicts: conflicts.map(ConflictEntryJSON.init)))
+            Terminal.json(ConflictListJSON(conflicts))
         } else if null {
             Terminal.nullTerminated = true
             for c in conflicts { Terminal.path(c.path) }
@@ -59,16 +59,4 @@ struct Resolve: ParsableCommand {
         for (from, to) in report.kept { Terminal.out("kept \(from) as \(to)") }
         Terminal.out("resolved \(report.original)")
     }
-}
-
-struct ConflictListJSON: Encodable {
-    let version = jsonVersion
-    let conflicts: [ConflictEntryJSON]
-}
-
-/// A conflict file and the note it belongs to (`conflicts`, `status`, a pull's `arrivedConflicts`).
-struct ConflictEntryJSON: Encodable {
-    let path: String
-    let original: String
-    init(_ entry: ConflictEntry) { path = entry.path; original = entry.original }
 }

@@ -35,7 +35,7 @@ struct Doctor: ParsableCommand {
         let findings = try session.doctor(fix: fix, untrack: untrack).filter(isAsked)
         try reportWarnings(session)
         if json {
-            Terminal.json(DoctorJSON(findings: findings.map(DoctorFindingJSON.init)))
+            Terminal.json(DoctorJSON(findings))
         } else if findings.isEmpty {
             Terminal.out("no problems found")
         } else {
@@ -64,22 +64,3 @@ struct Doctor: ParsableCommand {
 }
 
 extension DoctorFinding.Kind: ExpressibleByArgument {}
-
-struct DoctorFindingJSON: Encodable {
-    let kind: String
-    let path: String
-    let line: Int?
-    let message: String
-    let fix: String
-    let commit: String?
-    let fixed: Bool
-
-    init(_ f: DoctorFinding) {
-        kind = f.kind.rawValue; path = f.path; line = f.line; message = f.message; fix = f.fix; commit = f.commit; fixed = f.fixed
-    }
-}
-
-struct DoctorJSON: Encodable {
-    let version = jsonVersion
-    let findings: [DoctorFindingJSON]
-}

@@ -24,10 +24,7 @@ struct Log: ParsableCommand {
         let history = try global.open().history(of: note, limit: limit)
         if !json { Terminal.page() }
         if json {
-            Terminal.json(LogJSON(path: history.path, exists: note == nil ? nil : history.exists, commits: history.entries.map {
-                .init(id: $0.commit.id, time: $0.commit.time, author: $0.commit.authorName, summary: $0.commit.summary,
-                      kind: $0.kind?.committedWord, path: $0.path, oldPath: $0.oldPath)
-            }))
+            Terminal.json(LogJSON(history, ofNote: note != nil))
             return
         }
         for entry in history.entries {
@@ -58,21 +55,5 @@ struct Restore: ParsableCommand {
         let report = try global.open().restore(note, at: at)
         let then: TerminalLine = report.version.path != report.path ? " (then \(report.version.path))" : ""
         Terminal.out("restored \(report.path) from \(report.version.commit.prefix(7))\(then)")
-    }
-}
-
-struct LogJSON: Encodable {
-    let version = jsonVersion
-    let path: String?
-    let exists: Bool?
-    let commits: [Entry]
-    struct Entry: Encodable {
-        let id: String
-        let time: Date
-        let author: String
-        let summary: String
-        let kind: String?
-        let path: String?
-        let oldPath: String?
     }
 }

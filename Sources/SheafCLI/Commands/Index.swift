@@ -18,7 +18,7 @@ struct Index: ParsableCommand {
         let scan = try session.updateIndex(rebuild: rebuild, progress: bar?.0)
         bar?.1.finish()
         guard let report = scan else { throw ExitCode(2) }
-        if let reason = report.rebuilt { Terminal.warn("rebuilt the index: \(reason.rawValue)") }
+        if let reason = report.rebuilt { Terminal.warn("rebuilt the index: \(reason)") }
         for w in report.warnings { Terminal.warn("\(w.path): \(text: w.message)") }
         if !Terminal.quiet { Terminal.out(TerminalLine(verbatim: String(format: "scanned %d files: %d added, %d changed, %d removed, %d renamed, %d warnings in %.2f s",
                             report.scanned, report.added, report.changed, report.removed, report.renamed,

@@ -18,7 +18,7 @@ struct RemoteList: ParsableCommand {
     func run() throws {
         let remotes = try global.open().remotes()
         if json {
-            Terminal.json(RemoteListJSON(remotes: remotes.map { .init(name: $0.name, url: $0.url) }))
+            Terminal.json(RemoteListJSON(remotes))
         } else {
             for r in remotes { Terminal.out("\(r.name)\t\(r.url)") }
         }
@@ -44,12 +44,6 @@ struct RemoteRemove: ParsableCommand {
     func run() throws {
         try global.open().removeRemote(name: name)
     }
-}
-
-struct RemoteListJSON: Encodable {
-    let version = jsonVersion
-    let remotes: [Entry]
-    struct Entry: Encodable { let name: String; let url: String }
 }
 
 struct Clone: ParsableCommand {

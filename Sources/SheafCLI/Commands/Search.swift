@@ -26,18 +26,12 @@ struct Search: ParsableCommand {
         Terminal.nullTerminated = null
         // The `--` that CommandNames.searchArguments puts before the words is not part of the query.
         let words = query.first == "--" ? Array(query.dropFirst()) : query
-        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null) {
-            Terminal.warn("another sheaf command is updating the index; answering from the index as it is")
-        }
+        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null)
         if relaxed && !hits.isEmpty {
             Terminal.warn("no note holds all of the words; these hold some of them, those with most first")
         }
         if json {
-            Terminal.json(SearchJSON(partial: relaxed, hits: hits.map {
-                SearchHitJSON(path: $0.path, title: $0.title, modified: $0.modified, score: $0.score,
-                              snippet: $0.snippet.map(\.text).joined(),
-                              highlights: $0.snippet.filter(\.match).map(\.text))
-            }))
+            Terminal.json(SearchJSON(partial: relaxed, hits: hits))
         } else if paths || null {
             for h in hits { Terminal.path(h.path) }
         } else {
@@ -66,26 +60,4 @@ struct Backlinks: ParsableCommand {
         Terminal.nullTerminated = null
         if json { Terminal.json(BacklinksJSON(note: file, backlinks: paths)) } else { paths.forEach { Terminal.path($0) } }
     }
-}
-
-struct SearchHitJSON: Encodable {
-    let path: String
-    let title: String
-    let modified: Date
-    let score: Double
-    let snippet: String
-    let highlights: [String]
-}
-
-struct SearchJSON: Encodable {
-    let version = jsonVersion
-    /// No note held all of the words; these hold some of them.
-    let partial: Bool
-    let hits: [SearchHitJSON]
-}
-
-struct BacklinksJSON: Encodable {
-    let version = jsonVersion
-    let note: String
-    let backlinks: [String]
 }

@@ -33,14 +33,7 @@ struct Show: ParsableCommand {
         for w in found.note.warnings { Terminal.warn("\(found.path): \(text: w.description)") }
         if json {
             let targets = try session.linkTargets()
-            Terminal.json(NoteJSON(
-                path: found.path, id: found.note.id, title: found.note.title, tags: found.note.tags,
-                aliases: found.note.aliases, created: found.created, modified: found.modified,
-                frontMatter: Dictionary(found.note.frontMatter.entries.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { a, _ in a }),
-                links: found.note.links.map { LinkJSON(kind: $0.kind.rawValue, target: $0.target, fragment: $0.fragment,
-                                                      resolved: targets.resolve($0, from: found.path)) },
-                body: found.note.body, warnings: found.note.warnings.map(\.description),
-                blob: try session.blobID(of: found)))
+            Terminal.json(NoteJSON(found, targets: targets, blob: try session.blobID(of: found)))
             return
         }
         guard let data = FileManager.default.contents(atPath: session.vault.absolute(found.path)) else {
@@ -124,7 +117,7 @@ struct Write: ParsableCommand {
 enum GuardedWriteOutput {
     static func report(_ r: GuardedWriteReport, json: Bool) throws {
         if json {
-            Terminal.json(GuardedWriteJSON(path: r.path, outcome: r.outcome.rawValue, blob: r.blob, conflictFile: r.conflictFile))
+            Terminal.json(GuardedWriteJSON(r))
         } else if let file = r.conflictFile {
             Terminal.err("\(r.path): changed since it was read and the changes overlap; its version is in \(file)")
         } else if r.outcome == .merged, !Terminal.quiet {

@@ -19,7 +19,7 @@ struct Commit: ParsableCommand {
         let session = try global.open()
         let commit = try session.commit()
         if json {
-            Terminal.json(CommitJSON(commit: commit.map { CommitRefJSON(id: $0.id, summary: $0.summary) }))
+            Terminal.json(CommitJSON(commit))
         } else if Terminal.quiet {
             return  // -q: no summary, as `git commit -q`
         } else if let commit {
@@ -183,8 +183,8 @@ enum SyncOutput {
         }
     }
 
-    static func line(_ o: PathOutcome) -> TerminalLine {
-        let label = o.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+    static func line(_ o: VaultChange) -> TerminalLine {
+        let label = o.kind.pulledWord.padding(toLength: 11, withPad: " ", startingAt: 0)
         let from: TerminalLine = o.oldPath.map { "\($0) -> " } ?? ""
         let conflict: TerminalLine = o.conflictFile.map { "  (remote side: \($0))" } ?? ""
         return "  \(label) \(from)\(o.path)\(conflict)"

@@ -18,7 +18,7 @@ struct Tags: ParsableCommand {
             let counts = try session.tagCounts()
             try reportWarnings(session)
             if json {
-                Terminal.json(TagListJSON(tags: counts.map { TagCountJSON(tag: $0.tag, count: $0.count) }))
+                Terminal.json(TagListJSON(counts))
                 return
             }
             let width = counts.map { String($0.count).count }.max() ?? 1

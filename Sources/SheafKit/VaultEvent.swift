@@ -1,11 +1,27 @@
-// What `sheaf watch` reports as it runs: the watcher's side (indexing, rescans) and the
-// background sync's side (syncs, offline and back, conflicts) in one vocabulary, so the CLI
-// prints one line per event on stderr, or one JSON object per line with `--json`.
+// Everything a session has to tell while it works, as one stream: a command waiting for the
+// lock, answering from the index as it is, how far an index update has come, the warnings about
+// paths it went on without, and, while `sheaf watch` runs, the watcher's and the background
+// sync's reports. A caller subscribes once (`VaultSession.subscribe`); the CLI prints each event
+// as a line (or, for `watch --json`, a JSON object), a server would forward it.
 // A problem that repeats every cycle is reported once, when it starts, and once when it ends.
 import SheafCore
 
-/// One thing `sheaf watch` did or ran into.
-public enum WatchEvent: Sendable, Equatable {
+/// One thing a session did or ran into.
+public enum VaultEvent: Sendable, Equatable {
+    // MARK: any command
+
+    /// The command waits for another one that holds `.sheaf/lock`.
+    case lockWait
+    /// A read command answers from the index as it is: another command holds `.sheaf/lock`.
+    case indexBusy
+    /// A read command answers from the index as it is because it cannot write it (the error says why).
+    case indexStale(SheafError)
+    /// How far an index update has come, for a command that asked for no progress of its own (a
+    /// read command rebuilding a missing index shows it is alive).
+    case indexProgress(done: Int, total: Int)
+    /// A read command skipped its walk: a running watcher vouched for the index.
+    case watcherVouched
+
     // MARK: the watcher (freshness)
 
     /// Watching `folders` folders of the vault, as process `pid`.
@@ -39,6 +55,7 @@ public enum WatchEvent: Sendable, Equatable {
     /// Something failed that the user should know about (the index could not be written, a
     /// sync failed for a reason other than the network); the watcher goes on.
     case problem(SheafError)
-    /// A path-level warning (a note that cannot be read, a name that is not UTF-8).
+    /// A path-level warning (a note that cannot be read, a name that is not UTF-8, a file a
+    /// commit left out).
     case warning(VaultWarning)
 }
