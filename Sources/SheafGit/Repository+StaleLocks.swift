@@ -78,8 +78,52 @@ extension Repository {
                 }
             }
         }
-        LockSessionRecord.current(existingLocks: lockFiles()).write(to: record)
+        // A remote that is a folder here is written in place by a push (libgit2's local
+        // transport locks its branch ref): a Sheaf killed while pushing leaves that lock, and every
+        // later push is refused. Such a lock is removed on the same evidence; one that may be
+        // another device's push under way is left for the push to report.
+        let remoteLocks = remoteLockFiles()
+        if !remoteLocks.isEmpty, let previous, previous.isDead {
+            let open = Self.filesOpenByAnyProcess()
+            for lock in remoteLocks {
+                var info = stat()
+                guard lstat(lock, &info) == 0, previous.leftBehind(lock, info), !open.contains(lock) else { continue }
+                if unlink(lock) == 0 { check.removed.append(lock) }
+            }
+        }
+        LockSessionRecord.current(existingLocks: lockFiles() + remoteLockFiles()).write(to: record)
         return check
+    }
+
+    /// The branch-ref lock files (and `packed-refs.lock`) of this repository's remotes that are
+    /// folders on this machine.
+    public func remoteLockFiles() -> [String] {
+        guard let remotes = try? remotes() else { return [] }
+        var found: [String] = []
+        for remote in remotes {
+            guard let folder = Self.localGitDirectory(remote.url, from: workTreeRoot ?? resolvedGitDirectory) else { continue }
+            found += Self.refLocks(in: folder)
+        }
+        return found
+    }
+
+    /// The git directory a remote URL names on this machine (a bare repository, or a work tree's
+    /// `.git`), nil for a network URL or a folder that is not a repository.
+    public static func localGitDirectory(_ url: String, from base: String) -> String? {
+        guard let path = RemoteURL.localPath(url), !path.isEmpty else { return nil }
+        let absolute = path.hasPrefix("/") ? path : base + "/" + path
+        return [absolute, absolute + "/.git"].first { FileManager.default.fileExists(atPath: $0 + "/HEAD") && FileManager.default.fileExists(atPath: $0 + "/refs") }
+    }
+
+    /// `packed-refs.lock` and the `.lock` files under `refs/heads` of a git directory.
+    public static func refLocks(in gitDirectory: String) -> [String] {
+        var candidates = [gitDirectory + "/packed-refs.lock"]
+        if let walk = FileManager.default.enumerator(atPath: gitDirectory + "/refs/heads") {
+            while let name = walk.nextObject() as? String {
+                if name.hasSuffix(".lock") { candidates.append(gitDirectory + "/refs/heads/" + name) }
+            }
+        }
+        return candidates.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// How long a session's start waits for git processes in the repository to end when only

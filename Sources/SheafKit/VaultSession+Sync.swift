@@ -266,6 +266,10 @@ extension VaultSession {
             case .unreachable, .other:
                 return SheafError("cannot talk to the remote \(remote)", path: url, cause: cause)
             }
+        case let .remoteLocked(remote, lock):
+            return SheafError("the remote's branch is locked", path: lock,
+                              cause: "a push to \(remote) is under way, or one was stopped half way on another device",
+                              hint: "if nothing is pushing there, delete the lock file and sync again; your commits wait here")
         case let .stillRejected(remote, attempts):
             return SheafError("the remote kept refusing the push after \(attempts) tries", path: remote,
                               hint: "someone is pushing very often; run `sheaf sync` again in a moment")

@@ -16,6 +16,9 @@ public enum SyncError: Error, Sendable {
     case unreachable(remote: String, url: String, waiting: Int, cause: String)
     case transfer(remote: String, url: String, failure: TransferFailure, cause: String)
     case stillRejected(remote: String, attempts: Int)
+    /// The remote is a folder here whose branch is locked (a push to it is under way, or one was
+    /// killed on another device): retrying cannot help.
+    case remoteLocked(remote: String, lock: String)
     case git(GitError)
 }
 
@@ -236,7 +239,14 @@ public struct Syncer {
             try repository.push(remote: remote, branch: branch, options: transfer)
             try repository.setReference(tracking, to: local, message: CommitMessage.pushReflog)
         } catch {
-            throw try transferError(error, url: url, local: local, branch: branch)
+            let failure = try transferError(error, url: url, local: local, branch: branch)
+            // A lock on the remote's branch, not a newer commit there, refused the push: no
+            // pull and retry can help.
+            if case .transfer(_, _, .rejected, _) = failure,
+               let lock = Repository.localGitDirectory(url, from: workTree).flatMap({ Repository.refLocks(in: $0).first }) {
+                throw .remoteLocked(remote: remote, lock: lock)
+            }
+            throw failure
         }
         return PushReport(pushed: waiting, head: local)
     }

@@ -271,3 +271,38 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: r[0] + "/.git/index.lock"))
     }
 }
+
+/// Regression (seen in a full run of killedSyncsLoseNothing under load): a sync killed while its
+/// push held the bare remote's branch lock (`refs/heads/main.lock`, written in place by a push to
+/// a folder) left it there, and every later sync said "the remote kept refusing the push after 4
+/// tries": the lock, not a newer commit, refused each push.
+@Suite struct RemoteBranchLockTests {
+    @Test func aLockAKilledPushLeftOnAFolderRemoteIsRemovedAndAnyOtherIsNamed() throws {
+        let r = Replicas(1, samples: false)
+        let lock = r.bare + "/refs/heads/main.lock"
+        // Someone else's push under way (no killed Sheaf of this vault left it): named, kept, no retries.
+        r.edit(0, "Start.md") { $0 + "one\n" }
+        CLI.write("", to: lock)
+        let refused = r.sync(0)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("the remote's branch is locked: \(lock)"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("kept refusing"))
+        #expect(FileManager.default.fileExists(atPath: lock))
+        try FileManager.default.removeItem(atPath: lock)
+
+        // What a Sheaf killed in its push leaves: its session record (its process gone), then the
+        // lock it took after writing it.
+        let gone = try #require(Spawn.start("/bin/true", [], in: r[0], environment: [:]))
+        _ = Spawn.wait(gone)
+        let boot = (try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
+        CLI.write("pid \(gone)\nstart 1\nboot \(boot)\nend\n", to: r[0] + "/.sheaf/git-session")
+        usleep(20_000)
+        CLI.write("", to: lock)
+        r.edit(0, "Start.md") { $0 + "two\n" }
+        let synced = r.sync(0)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lock))
+        let pushed = runProcess("/usr/bin/git", ["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout
+        #expect(pushed.contains("one\n") && pushed.contains("two\n"), "\(pushed)")
+    }
+}
