@@ -91,7 +91,8 @@ extension Repository {
                 if unlink(lock) == 0 { check.removed.append(lock) }
             }
         }
-        LockSessionRecord.current(existingLocks: lockFiles() + remoteLockFiles()).write(to: record)
+        let remoteLeft = remoteLocks.filter { FileManager.default.fileExists(atPath: $0) }
+        LockSessionRecord.current(existingLocks: lockFiles() + remoteLeft).write(to: record)
         return check
     }
 

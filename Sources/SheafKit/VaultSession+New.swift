@@ -71,23 +71,20 @@ extension VaultSession {
         try fileWriter(proof).create(try safePath(path), try Self.withinSizeLimit(Array(text.utf8), path: path))
         invalidate()
         var report = NewNoteReport(path: path, id: id, caseClashes: clashes)
-        report.tookLinks = Self.linksTakenOver(by: path, known: known, links: (try? index.allLinks()) ?? [])
+        // Only the links whose target names a file of this name: the index's keyed rows.
+        let named = (try? index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())) ?? []
+        report.tookLinks = Self.linksTakenOver(by: path, known: known, links: named)
         return report
     }
 
-    /// The links that reached another file among `known` and reach `path` once it is there: only
-    /// links whose target names a file of that name are resolved, twice (LinkTargets).
+    /// The links among `links` (those whose target names a file of `path`'s name) that reached
+    /// another file among `known` and reach `path` once it is there (LinkTargets, twice).
     static func linksTakenOver(by path: String, known: [String], links: [StoredLink]) -> [(note: String, before: String)] {
-        let stem = VaultPath.stem(path).lowercased()
-        let candidates = links.filter { link in
-            let name = VaultPath.fileName(String(link.target.split(separator: "#", maxSplits: 1).first ?? ""))
-            return VaultPath.withoutNoteExtension(name).lowercased() == stem
-        }
-        guard !candidates.isEmpty else { return [] }
+        guard !links.isEmpty else { return [] }
         let before = LinkTargets(paths: known), after = LinkTargets(paths: known + [path])
         var seen = Set<String>()
         var taken: [(note: String, before: String)] = []
-        for link in candidates where link.notePath != path {
+        for link in links where link.notePath != path {
             guard let was = before.resolve(link.target, from: link.notePath), was != path,
                   after.resolve(link.target, from: link.notePath) == path,
                   seen.insert(link.notePath + "\u{0}" + was).inserted else { continue }

@@ -2,6 +2,7 @@
 // each path, and changes nothing: no commit, no file, the branch where it was.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct PullDryRunTests {
     static func object(_ text: String) -> [String: Any] {
@@ -87,6 +88,24 @@ import Testing
         let pulled = CLI.run(["pull", "--json"], in: r[1])
         #expect(pulled.status == 1)
         #expect(Self.outcomes(Self.object(pulled.stdout)) == Self.outcomes(json))
+    }
+
+    /// The preview's commit of uncommitted work meets the names an unlucky vault holds: NFD, 250
+    /// bytes, not UTF-8 (left out with a warning, as the commit leaves it out). Nothing changes.
+    @Test func aDryRunWithUncommittedOddNamesChangesNothing() throws {
+        let r = Replicas(2, samples: false)
+        r.write(0, "New.md", "# New\n")
+        #expect(r.sync(0).status == 0)
+        r.write(1, "Cafe\u{301}.md", "# NFD\n")
+        r.write(1, String(repeating: "n", count: 247) + ".md", "# long\n")
+        ByteName.write("# Latin-1 name\n", name: Array("caf".utf8) + [0xE9] + Array(".md".utf8), in: r[1])
+        let status = r.git(1, ["status", "--porcelain"]).stdout
+        let preview = CLI.run(["pull", "--dry-run", "--json"], in: r[1])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let uncommitted = Self.object(preview.stdout)["uncommitted"] as? [String] ?? []
+        #expect(uncommitted.contains("Cafe\u{301}.md") && uncommitted.contains(String(repeating: "n", count: 247) + ".md"), "\(uncommitted)")
+        #expect(r.git(1, ["status", "--porcelain"]).stdout == status)
+        #expect(CLI.run(["pull"], in: r[1]).status == 0)
     }
 
     @Test func aDryRunOfAFastForwardAndOfNothingNew() {
