@@ -12,6 +12,10 @@ public struct TreeEntry: Sendable, Equatable {
     /// The path as text, nil when it is not UTF-8.
     public var text: String? { String(validating: path, as: UTF8.self) }
     public var isGitlink: Bool { file.mode == 0o160000 }
+    public init(path: [UInt8], file: TreeFile) {
+        self.path = path
+        self.file = file
+    }
 }
 
 extension Repository {

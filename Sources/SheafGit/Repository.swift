@@ -54,6 +54,45 @@ public final class Repository {
         return Repository(handle: repo!)
     }
 
+    /// Creates a repository kept in `gitDirectory` whose work tree is `workTree`, a folder
+    /// elsewhere (a share: its git folder lives in the vault's `.sheaf`, its files in the vault).
+    /// Nothing is written into the work tree (no `.git` link file).
+    public static func create(gitDirectory: String, workTree: String, initialBranch: String = "main") throws(GitError) -> Repository {
+        Library.ensure()
+        var options = git_repository_init_options()
+        try check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+                  "git_repository_init_options_init")
+        options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+            | GIT_REPOSITORY_INIT_BARE.rawValue
+        var repo: OpaquePointer?
+        let rc = initialBranch.withCString { branch -> Int32 in
+            options.initial_head = branch
+            return git_repository_init_ext(&repo, gitDirectory, &options)
+        }
+        try check(rc, "git_repository_init_ext")
+        git_repository_free(repo)
+        guard let opened = try open(gitDirectory: gitDirectory, workTree: workTree) else {
+            throw GitError(function: "git_repository_open_ext", code: .other(-3), message: "the new repository vanished")
+        }
+        // For git's own CLI (`git --git-dir=…`): the work tree is a folder of its own.
+        try opened.setConfig("core.bare", "false")
+        try opened.setConfig("core.worktree", workTree)
+        return opened
+    }
+
+    /// Opens the repository kept in `gitDirectory` with `workTree` as its work tree (whatever its
+    /// config says: the vault may have moved). Returns nil when there is none.
+    public static func open(gitDirectory: String, workTree: String) throws(GitError) -> Repository? {
+        Library.ensure()
+        var repo: OpaquePointer?
+        let rc = git_repository_open_ext(&repo, gitDirectory, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue | GIT_REPOSITORY_OPEN_BARE.rawValue, nil)
+        if rc == GIT_ENOTFOUND.rawValue { return nil }
+        try check(rc, "git_repository_open_ext")
+        let opened = Repository(handle: repo!)
+        try check(git_repository_set_workdir(repo, workTree, 0), "git_repository_set_workdir")
+        return opened
+    }
+
     /// The `.git` folder, with a trailing slash removed.
     public var gitDirectory: String {
         var path = String(cString: git_repository_path(handle))

@@ -45,7 +45,10 @@ extension VaultSession {
         if VaultPath.isNote(path), case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)),
            let text = String(validating: bytes, as: UTF8.self), let block = NoteDocument(text: text).frontMatter,
            let original = (try? FrontMatter(parsing: block))?["conflict-of"]?.text, !original.isEmpty {
-            return original
+            // A share's merge names the note as its own repository does (share-relative, as every
+            // member's vault mounts it elsewhere); it must stay inside the share.
+            guard let share = shareList().share(holding: path) else { return original }
+            if let inVault = VaultPath.normalize(share.vaultPath(original)), share.holds(inVault) { return inVault }
         }
         let stem = VaultPath.stem(path)
         let cut = stem.range(of: ".conflict-", options: .backwards).map { String(stem[..<$0.lowerBound]) } ?? stem

@@ -17,18 +17,29 @@ extension VaultSession {
     func commitSnapshot(_ proof: borrowing WriterLock, settledFor: Double? = nil) throws(SheafError) -> VaultCommit? {
         let repo = try requireRepository()
         _ = try Self.addExcludes(gitDirectory: repo.gitDirectory)  // vaults made before a pattern was added
+        // The files of shares are their own repositories' (VaultSession+Shares).
+        let shares = shareList()
+        let excluded: (String) -> Bool = { path in VaultPathGuard.isReserved(path) || shares.share(holding: path) != nil }
+        return try commitWorkTree(repo, root: vault.root, excluding: excluded, settledFor: settledFor)
+    }
+
+    /// Stages what git sees in `repo`'s work tree at `root` but `excluded` paths, and commits it
+    /// (the vault's repository, or a share's).
+    func commitWorkTree(_ repo: Repository, root: String, excluding excluded: (String) -> Bool,
+                        settledFor: Double?) throws(SheafError) -> VaultCommit? {
+        let inVault: (String) -> String = { path in self.vault.relative(root + "/" + path) ?? path }
         do {
-            let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: VaultPathGuard.isReserved) }
+            let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: excluded) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
-            for skipped in staging.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
+            for skipped in staging.skipped { emit(.warning(VaultWarning(path: inVault(skipped.path), message: skipped.reason))) }
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
             let changes = try repo.stagedChanges()
             guard !changes.isEmpty else { return nil }
             if let settledFor {
-                let young = Self.changedWithin(settledFor, changes.filter { $0.kind != .deleted }.map(\.path), root: vault.root)
+                let young = Self.changedWithin(settledFor, changes.filter { $0.kind != .deleted }.map(\.path), root: root)
                 if !young.isEmpty {
                     throw SheafError("files were changed moments ago; nothing was committed", path: vault.root,
-                                     details: young.keys.sorted(), kind: .unsettled)
+                                     details: young.keys.map(inVault).sorted(), kind: .unsettled)
                 }
             }
             let made = try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
@@ -36,7 +47,7 @@ extension VaultSession {
         } catch let error as SheafError {
             throw error
         } catch {
-            throw SheafError("cannot record the vault in git", path: vault.root, cause: "\(error)")
+            throw SheafError("cannot record the vault in git", path: root, cause: "\(error)")
         }
     }
 

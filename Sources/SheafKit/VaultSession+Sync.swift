@@ -84,6 +84,8 @@ public struct SyncRun: Sendable {
     /// Conflict files another device wrote that this pull brought (the device that pushed first
     /// learns of the conflict here): each with the note it belongs to.
     public var arrivedConflicts: [ConflictEntry] = []
+    /// What each share's sync did (docs/sharing.md): shares sync each with its own remote.
+    public var shares: [ShareRun] = []
 }
 
 extension VaultSession {
@@ -101,29 +103,38 @@ extension VaultSession {
     }
 
     public func pull(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options, fetchFirst: true) { (syncer, fetched) throws(SyncError) in (try syncer.pull(fetched), nil) }
+        try runSync(options, fetchFirst: true, mode: .pull) { (syncer, fetched, handOver) throws(SyncError) in
+            let pull = try syncer.pull(fetched)
+            handOver()
+            return (pull, nil)
+        }
     }
 
     public func push(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options, fetchFirst: false) { (syncer, _) throws(SyncError) in (nil, try syncer.push()) }
+        try runSync(options, fetchFirst: false, mode: .push) { (syncer, _, _) throws(SyncError) in (nil, try syncer.push()) }
     }
 
     public func sync(_ options: SyncOptions) throws(SheafError) -> SyncRun {
-        try runSync(options, fetchFirst: true) { (syncer, fetched) throws(SyncError) in
-            let (pull, push) = try syncer.sync(fetched)
+        try runSync(options, fetchFirst: true, mode: .sync) { (syncer, fetched, handOver) throws(SyncError) in
+            let (pull, push) = try syncer.sync(fetched, beforePush: handOver)
             return (pull, push)
         }
     }
 
     /// With `fetchFirst`, the fetch of the pull starts before the local changes are committed
     /// and runs while they are (PendingFetch); the merge waits for both.
-    private func runSync(_ options: SyncOptions, fetchFirst: Bool,
-                         _ body: (Syncer, PendingFetch?) throws(SyncError) -> (SheafSync.PullReport?, SheafSync.PushReport?)) throws(SheafError) -> SyncRun {
+    /// Shares sync first, each with its own remote (VaultSession+ShareSync), then the vault; the
+    /// vault's pull keeps on disk every file a share holds (listed here or in the remote's
+    /// commit), commits their hand-over before it pushes, and shares it newly lists are joined.
+    private func runSync(_ options: SyncOptions, fetchFirst: Bool, mode: ShareSyncMode,
+                         _ body: (Syncer, PendingFetch?, () -> Void) throws(SyncError) -> (SheafSync.PullReport?, SheafSync.PushReport?)) throws(SheafError) -> SyncRun {
         try withWriterLock { (proof) throws(SheafError) -> SyncRun in
             let repo = try requireRepository()
             let remote = options.remote ?? config["remote"] ?? "origin"
             var run = SyncRun(remote: remote)
             run.resumed = try resumeInterruptedUpdate()
+            let listed = shareList(warn: true)
+            run.shares = syncShares(listed, options: options, mode: mode)
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
                                 remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
@@ -132,19 +143,45 @@ extension VaultSession {
             let fetched = fetchFirst ? try? syncer.startFetch() : nil
             defer { _ = fetched?.wait() }  // the fetch never outlives the writer lock
             run.committed = try commitSnapshot(proof, settledFor: options.settledFor)
+            let remoteCommit = (try? fetched?.wait().get()) ?? nil
+            let incoming = shareList(inCommit: remoteCommit, repo)
+            if !listed.shares.isEmpty || !incoming.shares.isEmpty {
+                syncer.scope = SyncScope(keepOnDisk: { path in listed.share(holding: path) != nil || incoming.share(holding: path) != nil })
+            }
+            // Where this device last met the remote: what the files of a share it joins now were.
+            let joinBase = try? remoteCommit.flatMap { (theirs) throws(GitError) in
+                try repo.head().flatMap { (head) throws(GitError) in try repo.mergeBases(head.id, theirs).first }
+            }
+            var handOverError: SheafError?
+            let handOver = { () -> Void in
+                do throws(SheafError) { _ = try self.handOverSharedPaths(self.shareList()) } catch { handOverError = error }
+            }
             do {
-                let (pull, push) = try body(syncer, fetched)
+                let (pull, push) = try body(syncer, fetched, handOver)
+                if let handOverError { throw handOverError }
                 run.pull = pull.map(PullReport.init)
                 run.push = push.map { PushResult(pushed: $0.pushed, head: $0.head) }
+            } catch SyncError.noRemote where !run.shares.isEmpty || !shareList().shares.isEmpty {
+                // A vault that only takes part in shares has no remote of its own.
+                handOver()
             } catch let error as SyncError {
                 throw describe(error)
+            } catch let error as SheafError {
+                throw error
             } catch {
                 throw SheafError("sync failed", path: vault.root, cause: "\(error)")
             }
-            if let pull = run.pull, !pull.changes.isEmpty {
-                run.changes = pull.changes
-                run.arrivedConflicts = arrivedConflicts(pull.outcomes)
-                updateIndex(after: pull.changes, into: &run)
+            if mode != .push {
+                let list = shareList()
+                run.shares += joinListed(list, base: joinBase ?? nil, options: options)
+                dropUnlisted(list)
+            }
+            var changes = run.pull?.changes ?? VaultChangeSet()
+            for share in run.shares { if let pulled = share.pull?.changes { changes = changes.followed(by: pulled) } }
+            if !changes.isEmpty {
+                run.changes = changes
+                run.arrivedConflicts = arrivedConflicts((run.pull?.outcomes ?? []) + run.shares.flatMap { $0.pull?.outcomes ?? [] })
+                updateIndex(after: changes, into: &run)
             }
             // New objects (a commit, a fetched pack): let git gather them when due (Repository+Housekeeping).
             if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {

@@ -47,6 +47,20 @@ public enum CommitMessage {
             + refusedLines(refused)
     }
 
+    /// The message of the vault's commit that hands paths to its shares (and records the list of
+    /// shares): `sheaf: <device>: 3 handed to shares`, one line per path.
+    public static func handOver(device: String, changes: [StagedChange]) -> String {
+        let moved = changes.filter { $0.kind == .deleted }.count
+        let body = changes.map { "\($0.kind == .deleted ? "handed over" : $0.kind.rawValue): \($0.path)" }
+        return prefix + "\(device): \(moved) handed to shares\n\n" + body.joined(separator: "\n") + "\n"
+    }
+
+    /// The message of the commit a device that joins a share it had through the vault starts the
+    /// share's repository from (never pushed: the share's own commit replaces it).
+    public static func handedOverBase(device: String) -> String {
+        prefix + "\(device): the share's files as the vault had them"
+    }
+
     /// The message of the virtual ancestor made of two merge bases (never a branch's commit).
     static let virtualAncestor = prefix + "virtual ancestor"
 

@@ -17,13 +17,16 @@ public final class PendingFetch: @unchecked Sendable {
     /// The remote branch's commit (nil: the remote has no such branch), or the fetch's error.
     private var outcome: Result<String?, GitError>?
 
-    init(branch: String, url: String, workTree: String, remote: String, options: TransferOptions) {
+    init(branch: String, url: String, gitDirectory: String, workTree: String, remote: String, options: TransferOptions,
+         slots: DispatchSemaphore?) {
         self.branch = branch
         self.url = url
         let thread = Thread { [self] in
             let result: Result<String?, GitError>
+            slots?.wait()
+            defer { slots?.signal() }
             do throws(GitError) {
-                guard let repository = try Repository.open(workTree: workTree) else {
+                guard let repository = try Repository.open(gitDirectory: gitDirectory, workTree: workTree) else {
                     throw GitError(function: "git_repository_open_ext", code: .other(-1), message: "the repository is gone")
                 }
                 result = .success(try repository.fetch(remote: remote, branch: branch, options: options))
@@ -49,12 +52,14 @@ extension Syncer {
     /// Starts fetching the remote branch on another thread (see PendingFetch); `pull` or `sync`
     /// given the result merges it. Errors about the branch or the remote are thrown here, before
     /// anything starts.
-    public func startFetch() throws(SyncError) -> PendingFetch {
+    /// With `slots`, the fetch waits for one first (shares fetch in parallel, a few at a time).
+    public func startFetch(slots: DispatchSemaphore? = nil) throws(SyncError) -> PendingFetch {
         let branch = try branch()
         let url = try remoteURL()
         guard let workTree = repository.workTree else {
             throw .git(GitError(function: "fetch", code: .other(-1), message: "the repository has no work tree"))
         }
-        return PendingFetch(branch: branch, url: url, workTree: workTree, remote: remote, options: transfer)
+        return PendingFetch(branch: branch, url: url, gitDirectory: repository.gitDirectory, workTree: workTree, remote: remote,
+                            options: transfer, slots: slots)
     }
 }

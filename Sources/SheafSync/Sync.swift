@@ -56,6 +56,10 @@ public struct Syncer {
     public let remote: String
     public var transfer: TransferOptions
     public var allowUnrelated = false
+    /// The paths this repository holds, when it does not hold everything under its work tree
+    /// (see SyncScope): a path of the remote's commit this remote may not write is refused and
+    /// reported like an unsafe one; a file the vault hands to a share stays on disk.
+    public var scope: SyncScope?
     /// Waits between push attempts after a rejection (docs/sync.md, "Push and sync": 0.5 s, 1 s, 2
     /// s).
     public var retryDelays: [Double] = [0.5, 1, 2]
@@ -175,7 +179,8 @@ public struct Syncer {
                 return report
             }
             report.head = target.commit
-            let update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
+            var update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
+            update.keepOnDisk = scope?.keepOnDisk
             let result = try wrap { try update.run(from: local, to: target.commit) }
             report.keptLocalEdits = result.keptLocalEdits
             report.refused += result.refused
@@ -208,7 +213,20 @@ public struct Syncer {
     /// entry there (a refused change is no deletion). Entries `accepted` holds as they are are not
     /// checked again.
     private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
-        let verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
+        var verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
+        if let scope {
+            // Checked on the whole tree: a note share's tree is one file.
+            var entries = verdict.refused.isEmpty ? try repository.treeEntries(inCommit: target.commit) : verdict.safe
+            var outside = false
+            entries.removeAll { entry in
+                let path = String(decoding: entry.path, as: UTF8.self)
+                guard let reason = scope.refusal(path) else { return false }
+                verdict.refused.append(RefusedPath(path: path, reason: reason))
+                outside = true
+                return true
+            }
+            if outside { verdict.safe = entries }
+        }
         guard !verdict.refused.isEmpty else { return (target.commit, []) }
         let built = try repository.tree(from: verdict.safe)
         let refused = verdict.refused + built.rejected.map {
@@ -252,8 +270,9 @@ public struct Syncer {
     }
 
     /// Pull then push; a rejected push fetches, merges and pushes again, up to 3 more times.
-    /// The first pull merges `fetched` when given (see `pull`).
-    public func sync(_ fetched: PendingFetch? = nil) throws(SyncError) -> (pull: PullReport, push: PushReport) {
+    /// The first pull merges `fetched` when given (see `pull`). `beforePush` runs after each pull
+    /// (the vault commits there the hand-over of paths its shares hold).
+    public func sync(_ fetched: PendingFetch? = nil, beforePush: () throws(SyncError) -> Void = {}) throws(SyncError) -> (pull: PullReport, push: PushReport) {
         var pending = fetched
         var attempt = 0
         var outcomes: [PathOutcome] = []
@@ -265,6 +284,7 @@ public struct Syncer {
             outcomes += pulled.outcomes
             kept += pulled.keptLocalEdits
             changes = changes.followed(by: pulled.changes)
+            try beforePush()
             do {
                 let pushed = try push()
                 pulled.outcomes = outcomes

@@ -14,6 +14,10 @@ public struct WorkTreeUpdate {
     let repository: Repository
     let workTree: String
     let journal: String
+    /// Paths whose file stays on disk when the commit no longer holds it: the files of a share
+    /// the vault's tree handed over to the share's own repository (deleting them here would
+    /// delete the share's notes). They pass to the share; nothing else is skipped.
+    public var keepOnDisk: (@Sendable (String) -> Bool)?
 
     public init(repository: Repository, workTree: String, journal: String) {
         self.repository = repository
@@ -36,10 +40,12 @@ public struct WorkTreeUpdate {
 
     /// The change set of a commit diff: every path whose file the update adds, changes, removes
     /// or moves. Gitlinks are folders git keeps, not vault files, and are left out.
-    public static func changeSet(of changes: [TreeChange]) -> VaultChangeSet {
+    /// A path `kept` says stays on disk is not removed (its file is still there).
+    public static func changeSet(of changes: [TreeChange], keeping kept: ((String) -> Bool)? = nil) -> VaultChangeSet {
         var set = VaultChangeSet()
         for change in changes {
-            let old = change.oldFile.flatMap { $0.mode == 0o160000 ? nil : $0 }
+            let keptOld = change.oldFile != nil && kept?(change.oldPath) == true
+            let old = keptOld ? nil : change.oldFile.flatMap { $0.mode == 0o160000 ? nil : $0 }
             let new = change.newFile.flatMap { $0.mode == 0o160000 ? nil : $0 }
             switch (old, new) {
             case (nil, nil): continue
@@ -61,7 +67,7 @@ public struct WorkTreeUpdate {
         try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
         do {
             var result = try apply(changes, from: from, to: to)
-            result.changes = Self.changeSet(of: changes)
+            result.changes = Self.changeSet(of: changes, keeping: keepOnDisk)
             let head = try repository.head()?.id
             if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
             try? FileManager.default.removeItem(atPath: journal)
@@ -170,6 +176,7 @@ public struct WorkTreeUpdate {
         // Deletions first, so a rename onto a path that changes case works, then writes.
         for change in changes where change.kind == .deleted || change.kind == .renamed {
             guard let old = change.oldFile, old.mode != 0o160000, let path = guarded(change.oldPath) else { continue }
+            if keepOnDisk?(path.path) == true { continue }
             if old.isSymlink {
                 if isSymlink(path, to: try repository.blobBytes(old.blob)) { unlink(workTree + "/" + path.path) }
                 removeEmptyFolders(above: path.path)

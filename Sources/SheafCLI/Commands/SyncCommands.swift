@@ -148,8 +148,27 @@ enum SyncOutput {
             }
         }
         for warning in run.warnings { Terminal.err("sheaf: \(warning)") }
+        if !json { for share in run.shares { describe(share) } }
+        // A share that failed fails the command after everything else was done: 2, then 75.
+        let failed = run.shares.compactMap(\.error)
+        if failed.contains(where: { $0.kind != .offline }) { throw ExitCode(2) }
+        if !failed.isEmpty { throw ExitCode(75) }
         // Conflict files to settle, written by this pull or brought by it from another device.
-        if let pull = run.pull, pull.conflicts > 0 || !run.arrivedConflicts.isEmpty { throw ExitCode(1) }
+        let shareConflicts = run.shares.contains { ($0.pull?.conflicts ?? 0) > 0 }
+        if (run.pull.map { $0.conflicts > 0 } ?? false) || shareConflicts || !run.arrivedConflicts.isEmpty { throw ExitCode(1) }
+    }
+
+    /// One share's sync, said only when it did something or failed.
+    static func describe(_ share: ShareRun) {
+        let name = "share \(share.path)"
+        if share.joined { Terminal.out("joined the \(name)") }
+        if let commit = share.committed { Terminal.out("\(name): committed \(commit.id.prefix(7)) \(text: commit.summary)") }
+        if let pull = share.pull, pull.kind == .fastForward || pull.kind == .merged || !pull.refused.isEmpty { describe(pull, remote: name) }
+        if let push = share.push, push.pushed > 0 { Terminal.out("pushed \(push.pushed) commit\(push.pushed == 1 ? "" : "s") to the \(name)") }
+        if share.toldReadOnly {
+            Terminal.err("sheaf: \(name) is read-only for you: its remote refused the push; your edits stay here (committed) and later pulls merge around them")
+        }
+        if let error = share.error { Terminal.err("sheaf: \(name): \(text: VaultSessionText.summary(error))" + (error.hint.map { "\n  hint: \($0)" } ?? "")) }
     }
 
     static func describe(_ pull: PullReport, remote: String) {

@@ -90,6 +90,8 @@ public struct SyncJSON: Codable, Sendable {
     public var push: PushJSON?
     /// Steps after the pull that failed (index, thumbnails), as `path: message`.
     public var warnings: [String]
+    /// Each share's sync (docs/sharing.md); absent when the vault has no share.
+    public var shares: [ShareRunJSON]?
 
     public struct PushJSON: Codable, Sendable {
         public var pushed: Int
@@ -103,6 +105,7 @@ public struct SyncJSON: Codable, Sendable {
         pull = run.pull.map { PullJSON($0, arrivedConflicts: run.arrivedConflicts) }
         push = run.push.map { PushJSON(pushed: $0.pushed, head: $0.head) }
         warnings = run.warnings.map(\.description)
+        shares = run.shares.isEmpty ? nil : run.shares.map(ShareRunJSON.init)
     }
 }
 

@@ -1,0 +1,213 @@
+// Which parts of a vault are shares: a tracked file at the vault's root, `.sheaf-shares`, one
+// share per line as a small JSON object (`{"path":"Projects/Alpha","remote":"https://…"}`). It
+// travels with the vault's repository, so the owner's other devices learn of every share; it holds
+// paths and URLs, never credentials. The file comes from a remote like any synced content: every
+// line is checked (a path the vault-path guard refuses, the vault's root, a URL with a password or
+// a control character, a share inside another) and a line that fails is left out with a reason.
+// One line per share keeps two devices' additions mergeable line by line.
+
+/// One share: a folder, or a single note, that syncs with its own remote.
+public struct Share: Sendable, Equatable, Hashable, Codable {
+    /// Vault-relative path of the shared folder or note.
+    public let path: String
+    /// The share's remote (no credentials: those come from git's credential helper).
+    public let remote: String
+
+    public init(path: String, remote: String) {
+        self.path = path
+        self.remote = remote
+    }
+
+    /// A single note is shared, not a folder.
+    public var isNote: Bool { VaultPath.isNote(path) }
+
+    /// The folder that is the share repository's work tree: the shared folder, or the folder
+    /// holding the shared note.
+    public var mount: String { isNote ? VaultPath.folder(path) : path }
+
+    /// Whether the vault path `candidate` belongs to this share.
+    public func holds(_ candidate: String) -> Bool {
+        if isNote { return candidate == path }
+        return candidate == path || (candidate.hasPrefix(path) && candidate.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: "/"))
+    }
+
+    /// `candidate` (a vault path this share holds) relative to the share's work tree.
+    public func relative(_ candidate: String) -> String {
+        mount.isEmpty ? candidate : String(candidate.dropFirst(mount.count + 1))
+    }
+
+    /// A path of the share's repository as a vault path.
+    public func vaultPath(_ shareRelative: String) -> String {
+        VaultPath.join(mount, shareRelative)
+    }
+
+    /// Whether a path of the share's repository may be there: a note share holds its one file.
+    public func admits(shareRelative: String) -> Bool {
+        !isNote || shareRelative == VaultPath.fileName(path)
+    }
+}
+
+/// The parsed `.sheaf-shares`: the shares that passed the checks, and why the others did not.
+public struct ShareList: Sendable, Equatable {
+    /// The file's path in the vault.
+    public static let fileName = ".sheaf-shares"
+
+    public private(set) var shares: [Share]
+    /// Lines left out, each with its reason.
+    public private(set) var problems: [String] = []
+
+    public init(shares: [Share] = []) {
+        self.shares = []
+        for share in shares { _ = add(share) }
+    }
+
+    /// Reads the file's text; nil text is an empty list.
+    public init(text: String?) {
+        self.shares = []
+        guard let text else { return }
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let trimmed = String(line.drop { $0 == " " || $0 == "\t" }).trimmingTrailingSpace
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let share = Self.decode(trimmed) else {
+                problems.append("line \(number + 1) of \(Self.fileName) is not a share (`{\"path\":…,\"remote\":…}`)")
+                continue
+            }
+            if let reason = add(share) { problems.append("line \(number + 1) of \(Self.fileName): \(reason)") }
+        }
+    }
+
+    /// The share holding `path`, if any.
+    public func share(holding path: String) -> Share? {
+        shares.first { $0.holds(path) }
+    }
+
+    public func share(at path: String) -> Share? {
+        shares.first { $0.path == path }
+    }
+
+    /// Adds a share; a reason (and nothing added) when it is refused.
+    @discardableResult
+    public mutating func add(_ share: Share) -> String? {
+        if let reason = Self.refusal(share) { return reason }
+        if let other = shares.first(where: { $0.holds(share.path) || share.holds($0.path) || $0.path == share.path }) {
+            return "\(share.path) overlaps the share \(other.path)"
+        }
+        shares.append(share)
+        return nil
+    }
+
+    public mutating func remove(path: String) {
+        shares.removeAll { $0.path == path }
+    }
+
+    /// Why a share may not be: its path is not a safe vault path (or is the whole vault), its URL
+    /// is empty, holds a control character, or carries a password.
+    public static func refusal(_ share: Share) -> String? {
+        if share.path.isEmpty { return "the whole vault cannot be a share" }
+        if let refusal = VaultPathGuard.refusal(share.path) { return "\(share.path): \(refusal.description)" }
+        if share.path == fileName { return "\(fileName) cannot be shared" }
+        if share.remote.isEmpty { return "\(share.path) has no remote" }
+        if share.remote.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            return "the remote of \(share.path) holds a control character"
+        }
+        if share.remote.hasPrefix("-") { return "the remote of \(share.path) starts with a dash" }
+        if let at = share.remote.firstIndex(of: "@"), let scheme = share.remote.range(of: "://"),
+           scheme.upperBound < at, share.remote[scheme.upperBound..<at].contains(":") {
+            return "the remote of \(share.path) carries a password (keep it in git's credential helper)"
+        }
+        return nil
+    }
+
+    /// The file's text: a comment line, then one share per line.
+    public var text: String {
+        var text = "# Shares of this vault (sheaf share, join, unshare, leave): one per line. See docs/sharing.md.\n"
+        for share in shares { text += Self.encode(share) + "\n" }
+        return text
+    }
+
+    // A fixed shape, written and read here (no JSON library: one object of two strings).
+    static func encode(_ share: Share) -> String {
+        "{\"path\":\(quoted(share.path)),\"remote\":\(quoted(share.remote))}"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    static func decode(_ line: String) -> Share? {
+        var scanner = JSONLineScanner(Array(line.unicodeScalars))
+        guard scanner.take("{") else { return nil }
+        var fields: [String: String] = [:]
+        repeat {
+            guard let key = scanner.string(), scanner.take(":"), let value = scanner.string() else { return nil }
+            fields[key] = value
+        } while scanner.take(",")
+        guard scanner.take("}"), scanner.atEnd(), let path = fields["path"], let remote = fields["remote"] else { return nil }
+        return Share(path: path, remote: remote)
+    }
+}
+
+extension String {
+    /// Without spaces, tabs and a carriage return at the end.
+    fileprivate var trimmingTrailingSpace: String {
+        var text = Substring(self)
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// Reads the strings of one line of `.sheaf-shares`.
+private struct JSONLineScanner {
+    let scalars: [Unicode.Scalar]
+    var at = 0
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    mutating func atEnd() -> Bool { skipSpace(); return at == scalars.count }
+
+    mutating func skipSpace() { while at < scalars.count, scalars[at] == " " || scalars[at] == "\t" { at += 1 } }
+
+    mutating func take(_ c: Unicode.Scalar) -> Bool {
+        skipSpace()
+        guard at < scalars.count, scalars[at] == c else { return false }
+        at += 1
+        return true
+    }
+
+    mutating func string() -> String? {
+        guard take("\"") else { return nil }
+        var out = String.UnicodeScalarView()
+        while at < scalars.count {
+            let c = scalars[at]; at += 1
+            switch c {
+            case "\"": return String(out)
+            case "\\":
+                guard at < scalars.count else { return nil }
+                let e = scalars[at]; at += 1
+                switch e {
+                case "\"", "\\", "/": out.append(e)
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "u":
+                    guard at + 4 <= scalars.count, let value = UInt32(String(String.UnicodeScalarView(scalars[at..<at + 4])), radix: 16),
+                          let scalar = Unicode.Scalar(value) else { return nil }
+                    at += 4
+                    out.append(scalar)
+                default: return nil
+                }
+            default: out.append(c)
+            }
+        }
+        return nil
+    }
+}

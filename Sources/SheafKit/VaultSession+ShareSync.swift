@@ -1,0 +1,223 @@
+// Sync as a tree of tokens: every share the vault lists syncs with its own remote (its own
+// commit, fetch, merge, push, conflict files inside the share), fetched in parallel a few at a
+// time, and one share that fails never holds back the others or the vault. Shares go first, so a
+// share's last changes are on disk before the vault's pull (which may unshare it); shares the
+// pull newly lists are joined after it (the hand-over, see `joinListed`).
+import Foundation
+import SheafCore
+import SheafGit
+import SheafSync
+
+/// What one share's sync did.
+public struct ShareRun: Sendable {
+    public let path: String
+    public var committed: VaultCommit?
+    /// The pull, in vault paths.
+    public var pull: PullReport?
+    public var push: PushResult?
+    /// Why this share's sync stopped (the others and the vault went on).
+    public var error: SheafError?
+    /// The share's remote refused the push: the local commits stay here.
+    public var readOnly = false
+    /// Said once per read-only share: "read-only share: your edits stay here".
+    public var toldReadOnly = false
+    /// This sync joined the share (a device that learnt of it through the vault).
+    public var joined = false
+    /// The vault's commit `unshare` made.
+    public var vaultCommit: VaultCommit?
+
+    public init(path: String) { self.path = path }
+}
+
+enum ShareSyncMode { case pull, push, sync }
+
+extension VaultSession {
+    /// How many shares fetch at once.
+    static let shareFetchSlots = 8
+
+    /// Syncs every share `list` holds that this device has joined. Errors are per share.
+    func syncShares(_ list: ShareList, options: SyncOptions, mode: ShareSyncMode) -> [ShareRun] {
+        let zones = list.shares.map(zone).filter(\.isJoined)
+        guard !zones.isEmpty else { return [] }
+        let slots = DispatchSemaphore(value: Self.shareFetchSlots)
+        // Every fetch starts now, on its own thread, a few at a time; each merge waits for its own.
+        var fetches: [PendingFetch?] = []
+        for zone in zones {
+            guard mode != .push, let repo = try? zone.open() else { fetches.append(nil); continue }
+            fetches.append(try? Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
+                                       remote: "origin", transfer: options.transfer).startFetch(slots: slots))
+        }
+        var runs: [ShareRun] = []
+        for (zone, fetched) in zip(zones, fetches) {
+            do {
+                runs.append(try syncShare(zone, options: options, mode: mode, fetched: fetched, base: nil))
+            } catch {
+                var run = ShareRun(path: zone.share.path)
+                run.error = error
+                var record = ShareRecord.load(zone.statePath)
+                record.lastError = (error.kind == .offline ? "offline: " : "") + Self.summary(error)
+                record.save(zone.statePath)
+                runs.append(run)
+            }
+            _ = fetched?.wait()
+        }
+        return runs
+    }
+
+    /// One share's commit, pull and push. With `base` (a commit of the vault's repository), the
+    /// share is being joined on a device that had its files through the vault: see `joinListed`.
+    func syncShare(_ zone: ShareZone, options: SyncOptions, mode: ShareSyncMode, fetched: PendingFetch?,
+                   base: [TreeEntry]?) throws(SheafError) -> ShareRun {
+        guard let repo = try zone.open() else {
+            throw SheafError("the share's repository is gone", path: zone.share.path, hint: "run `sheaf sync` to join it again")
+        }
+        var run = ShareRun(path: zone.share.path)
+        if FileManager.default.fileExists(atPath: zone.journal) {
+            do { _ = try WorkTreeUpdate(repository: repo, workTree: zone.workTree, journal: zone.journal).resume() } catch {
+                throw SheafError("cannot finish the share's interrupted sync", path: zone.share.path, cause: "\(error)",
+                                 hint: "nothing is lost: the merged commit is in git; run `sheaf sync` again")
+            }
+        }
+        if let base { try startFromVault(zone, repo, base: base, transfer: options.transfer) }
+        run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, settledFor: options.settledFor)
+        var syncer = Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
+                            remote: "origin", transfer: options.transfer)
+        syncer.scope = zone.scope
+        var record = ShareRecord.load(zone.statePath)
+        do throws(SyncError) {
+            if mode != .push {
+                let pulled = try syncer.pull(fetched)
+                run.pull = PullReport(pulled).rerooted(zone.share)
+            }
+            if mode != .pull {
+                do throws(SyncError) {
+                    run.push = try push(syncer)
+                    record.readOnly = false
+                    record.toldReadOnly = false
+                } catch {
+                    if error.isRejection {
+                        let (pull, push) = try syncer.sync()
+                        run.pull = PullReport(pull).rerooted(zone.share)
+                        run.push = PushResult(pushed: push.pushed, head: push.head)
+                    } else {
+                        // Fetched a moment ago, refused now: a remote this device may read, not write.
+                        // (An https host's 403 reads as a network failure in libgit2: after a fetch that
+                        // worked, it is the refusal; without one, only an authentication failure is.)
+                        switch error {
+                        case .transfer(_, _, let failure, _) where failure != .notFound && (run.pull != nil || failure == .authentication): break
+                        case .unreachable where run.pull != nil: break
+                        default: throw error
+                        }
+                        run.readOnly = true
+                        run.toldReadOnly = !record.toldReadOnly
+                        record.readOnly = true
+                        record.toldReadOnly = true
+                    }
+                }
+            }
+        } catch {
+            record.lastError = (error.isOffline ? "offline: " : "") + Self.summary(describe(error))
+            record.save(zone.statePath)
+            throw describe(error)
+        }
+        record.lastSync = Date()
+        record.lastError = nil
+        record.save(zone.statePath)
+        return run
+    }
+
+    private func push(_ syncer: Syncer) throws(SyncError) -> PushResult {
+        let pushed = try syncer.push()
+        return PushResult(pushed: pushed.pushed, head: pushed.head)
+    }
+
+    /// A device that had a share's files through the vault joins the share: the share's
+    /// repository starts at a commit of those files as the vault last synced them (`base`), so
+    /// the move to the share's own commit writes only what others changed there, merges what
+    /// this device changed, and deletes only files left as they were. Nothing is deleted that
+    /// was edited here; nothing is written over an edit.
+    private func startFromVault(_ zone: ShareZone, _ repo: Repository, base: [TreeEntry], transfer: TransferOptions) throws(SheafError) {
+        do {
+            guard try repo.head() == nil, let vaultRepo = try repository() else { return }
+            var entries: [TreeEntry] = []
+            for entry in base {
+                guard let path = entry.text, zone.share.holds(path) else { continue }
+                let blob = try repo.createBlob(try vaultRepo.blobBytes(entry.file.blob))
+                entries.append(TreeEntry(path: Array(zone.share.relative(path).utf8), file: TreeFile(blob: blob, mode: entry.file.mode)))
+            }
+            guard !entries.isEmpty else { return }
+            let tree = try repo.tree(from: entries).tree
+            let commit = try repo.createCommit(tree: tree, parents: [], message: CommitMessage.handedOverBase(device: device),
+                                               fallbackName: device)
+            try repo.setReference("refs/heads/main", to: commit, message: "sheaf: the share's files as the vault had them")
+            try repo.resetIndex(toCommit: commit, refreshing: [])
+            guard let fetched = try repo.fetch(remote: "origin", branch: "main", options: transfer) else { return }
+            try WorkTreeUpdate(repository: repo, workTree: zone.workTree, journal: zone.journal).run(from: commit, to: fetched)
+        } catch let error as SheafError {
+            throw error
+        } catch {
+            throw SheafError("cannot join the share", path: zone.share.path, cause: "\(error)")
+        }
+    }
+
+    /// Shares the list holds that this device has not joined: each is joined now, starting from
+    /// the files as the vault's commit `base` held them (the hand-over), or, when it held none,
+    /// as a new folder. Their files were never deleted here.
+    func joinListed(_ list: ShareList, base: String?, options: SyncOptions) -> [ShareRun] {
+        let waiting = list.shares.map(zone).filter { !$0.isJoined }
+        guard !waiting.isEmpty else { return [] }
+        let entries = base.flatMap { try? repository()?.treeEntries(inCommit: $0) } ?? []
+        var runs: [ShareRun] = []
+        for zone in waiting {
+            var run: ShareRun
+            do {
+                _ = try zone.create()
+                run = try syncShare(zone, options: options, mode: .sync, fetched: nil, base: entries)
+                run.joined = true
+            } catch {
+                try? FileManager.default.removeItem(atPath: zone.directory)  // joined again by the next sync
+                run = ShareRun(path: zone.share.path)
+                run.error = error
+            }
+            runs.append(run)
+        }
+        return runs
+    }
+
+    /// Shares this device syncs that the list no longer holds (unshared or left on another
+    /// device): their repositories go; the files stay, as the vault's.
+    func dropUnlisted(_ list: ShareList) {
+        let folder = vault.stateDirectory + "/shares"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let kept = Set(list.shares.map { (zone($0).directory as NSString).lastPathComponent })
+        for name in names where !kept.contains(name) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+}
+
+extension SyncError {
+    var isOffline: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
+}
+
+extension PullReport {
+    /// The report of a share's pull with vault paths; its change set asks the index to look at
+    /// each path again (renames as two paths).
+    func rerooted(_ share: Share) -> PullReport {
+        var report = self
+        let vaultPath = share.vaultPath
+        report.outcomes = outcomes.map { o in
+            VaultChange(kind: o.kind, path: vaultPath(o.path), oldPath: o.oldPath.map(vaultPath), conflictFile: o.conflictFile.map(vaultPath))
+        }
+        report.keptLocalEdits = keptLocalEdits.map(vaultPath)
+        report.refused = refused.map { RefusedPath(path: vaultPath($0.path), reason: $0.reason) }
+        report.gitlinks = gitlinks.map(vaultPath)
+        var changes = VaultChangeSet()
+        for key in self.changes.paths { changes.recheck(vaultPath(key.path)) }
+        report.changes = changes
+        return report
+    }
+}

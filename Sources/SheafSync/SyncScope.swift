@@ -1,0 +1,17 @@
+// What part of its work tree a repository holds, when that is not all of it: a note share's
+// repository holds one file of the folder it lives in, and the vault's repository leaves the
+// files of its shares on disk when its tree lets go of them (the hand-over to a share's own
+// repository). Sync uses it on the remote's commit (a path the remote may not write is refused)
+// and on the work tree (a file handed to a share is never deleted from disk).
+public struct SyncScope: Sendable {
+    /// Why the remote may not write `path` (a share-relative path outside a note share), or nil.
+    public let refusal: @Sendable (String) -> String?
+    /// Whether the file at `path` stays on disk when the commit drops it (handed over).
+    public let keepOnDisk: @Sendable (String) -> Bool
+
+    public init(refusal: @escaping @Sendable (String) -> String? = { _ in nil },
+                keepOnDisk: @escaping @Sendable (String) -> Bool = { _ in false }) {
+        self.refusal = refusal
+        self.keepOnDisk = keepOnDisk
+    }
+}

@@ -1,0 +1,235 @@
+// Shares, driven through the built binary as people would: the owner's two devices (replicas of
+// one vault through a bare repository), a second person with a vault of their own, each share a
+// bare repository of its own; a read-only host is a real `git daemon` without receive-pack.
+import Foundation
+import SheafCore
+import Testing
+import TestSupport
+
+@Suite struct ShareTests {
+    /// Alice's two devices (r0, r1), a share remote, and Bob's own vault (no remote of its own).
+    final class People {
+        let r = Replicas(2)
+        let shareRemote: String
+        let bob: String
+
+        init() {
+            shareRemote = r.temp.path + "/trips.git"
+            runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", shareRemote], in: r.temp.path)
+            bob = r.temp.path + "/bob"
+            try! FileManager.default.createDirectory(atPath: bob, withIntermediateDirectories: true)
+            precondition(CLI.run(["init"], in: bob).status == 0)
+            CLI.run(["config", "set", "device", "bob"], in: bob)
+            CLI.write("# Bob\n\nmy own note\n", to: bob + "/Bob.md")
+        }
+
+        func tree(_ bare: String) -> [String] {
+            GitCLI.output(["-c", "core.quotePath=false", "--git-dir=" + bare, "ls-tree", "-r", "--name-only", "main"], in: r.temp.path)
+                .split(separator: "\n").map(String.init)
+        }
+
+        func files(_ root: String, under folder: String) -> [String: Data] {
+            CLI.snapshot(root).filter { $0.key.hasPrefix(folder + "/") }
+        }
+    }
+
+    @Test func sharingAFolderGivesItsOwnRemoteTheFilesAndTheVaultRemoteNoneOfThem() throws {
+        let p = People()
+        let before = p.files(p.r[0], under: "Trips")
+        let shared = CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.files(p.r[0], under: "Trips") == before, "nothing on disk moved")
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") }, "the vault's remote holds no shared note")
+        #expect(p.tree(p.r.bare).contains(".sheaf-shares"))
+        #expect(Set(p.tree(p.shareRemote).map { "Trips/" + $0 }) == Set(before.keys), "the share's remote holds exactly the share")
+        let listed = CLI.run(["shares", "--json"], in: p.r[0])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let shares = try #require(json["shares"] as? [[String: Any]])
+        #expect(shares.count == 1 && shares[0]["path"] as? String == "Trips" && shares[0]["state"] as? String == "in-step")
+        // Search, backlinks and doctor still see the shared notes as the vault's.
+        #expect(CLI.run(["search", "Sintra"], in: p.r[0]).stdout.contains("Trips/Lisbon/Day trip to Sintra.md"))
+    }
+
+    /// The hand-over: the owner's second device pulls the commit that removes the shared files
+    /// from the vault's tree. A naive pull deletes them from disk (they are unedited, and the
+    /// commit deletes them); the files must stay, join the share, and an edit made on that device
+    /// before it learnt of the share must reach the share.
+    @Test func secondDeviceHandOverNeverDeletesAFileAndCarriesItsUnsyncedEditIntoTheShare() throws {
+        let p = People()
+        p.r.edit(1, "Trips/Lisbon/Budget.md") { $0 + "\nedited on the second device before it knew of the share\n" }
+        let before = p.files(p.r[1], under: "Trips")
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        // The vault's history deletes every shared file: what a naive pull would apply to disk.
+        let deleted = GitCLI.output(["--git-dir=" + p.r.bare, "diff", "--name-only", "--diff-filter=D", "main~1", "main"], in: p.r.temp.path)
+        #expect(deleted.contains("Trips/Lisbon/Budget.md"))
+        let synced = p.r.sync(1)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let after = p.files(p.r[1], under: "Trips")
+        #expect(Set(after.keys) == Set(before.keys), "every file stayed")
+        #expect(after == before)
+        #expect(p.r.file(1, "Trips/Lisbon/Budget.md").contains("before it knew of the share"))
+        #expect(CLI.run(["shares"], in: p.r[1]).stdout.contains("in-step"))
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") }, "the second device did not give them back to the vault's remote")
+        let inShare = GitCLI.output(["--git-dir=" + p.shareRemote, "show", "main:Lisbon/Budget.md"], in: p.r.temp.path)
+        #expect(inShare.contains("before it knew of the share"))
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.file(0, "Trips/Lisbon/Budget.md").contains("before it knew of the share"))
+    }
+
+    @Test func twoPeopleEditAShareAndOverlappingEditsGiveAConflictFileInsideIt() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        let joined = CLI.run(["join", p.shareRemote, "Alice trips"], in: p.bob)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(CLI.read(p.bob + "/Alice trips/Trip ideas.md") == p.r.file(0, "Trips/Trip ideas.md"))
+        #expect(CLI.run(["search", "Sintra"], in: p.bob).stdout.contains("Alice trips/Lisbon/Day trip to Sintra.md"))
+        // Apart: both merge.
+        TestFile.write(CLI.read(p.bob + "/Alice trips/Trip ideas.md") + "bob's idea\n", to: p.bob + "/Alice trips/Trip ideas.md")
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        p.r.edit(0, "Trips/Lisbon/Budget.md") { $0 + "alice's budget line\n" }
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.file(0, "Trips/Trip ideas.md").contains("bob's idea"))
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        #expect(CLI.read(p.bob + "/Alice trips/Lisbon/Budget.md").contains("alice's budget line"))
+        // Overlapping: the second to sync gets a conflict file inside the share, exit 1.
+        let tram = "Trips/Lisbon/Tram 28.md"
+        p.r.edit(0, tram) { $0.replacingOccurrences(of: "Tram 28", with: "Tram 28 (alice)") }
+        let bobTram = p.bob + "/Alice trips/Lisbon/Tram 28.md"
+        TestFile.write(CLI.read(bobTram).replacingOccurrences(of: "Tram 28", with: "Tram 28 (bob)"), to: bobTram)
+        #expect(p.r.sync(0).status == 0)
+        let bobSync = CLI.run(["sync"], in: p.bob)
+        #expect(bobSync.status == 1, "\(bobSync.stdout)\(bobSync.stderr)")
+        let conflicts = CLI.snapshot(p.bob).keys.filter { ConflictName.isConflict($0) }
+        #expect(conflicts.count == 1 && conflicts.allSatisfy { $0.hasPrefix("Alice trips/Lisbon/") }, "\(conflicts)")
+        #expect(CLI.read(bobTram).contains("Tram 28 (bob)"))
+        // The conflict file travels to the owner too, and resolve works inside the share.
+        #expect(p.r.sync(0).status == 1)
+        let resolved = CLI.run(["resolve", "Alice trips/Lisbon/Tram 28.md", "--keep", "remote"], in: p.bob)
+        #expect(resolved.status == 0, "\(resolved.stdout)\(resolved.stderr)")
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.file(0, tram).contains("(alice)") && CLI.read(bobTram) == p.r.file(0, tram))
+        #expect(!CLI.snapshot(p.r[0]).keys.contains { ConflictName.isConflict($0) })
+    }
+
+    @Test func aNoteMovedIntoASharedFolderLeavesTheVaultRemoteAndEntersTheShareInOneSync() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        let moved = CLI.run(["mv", "Inbox/Ideas.md", "Trips/Ideas.md"], in: p.r[0])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        #expect(!p.tree(p.r.bare).contains("Inbox/Ideas.md") && !p.tree(p.r.bare).contains("Trips/Ideas.md"))
+        #expect(p.tree(p.shareRemote).contains("Ideas.md"))
+        // And back out: it returns to the vault's remote and leaves the share's.
+        #expect(CLI.run(["mv", "Trips/Ideas.md", "Inbox/Ideas.md"], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.tree(p.r.bare).contains("Inbox/Ideas.md"))
+        #expect(!p.tree(p.shareRemote).contains("Ideas.md"))
+    }
+
+    /// A note share's remote may write its one note and nothing else: not a note beside it in the
+    /// vault's folder, not `.git` or `.sheaf`, not a symlink leading out.
+    @Test func aHostileNoteShareRemoteCannotWriteBesideItsNoteOrIntoGitOrThroughASymlink() throws {
+        let p = People()
+        let before = CLI.snapshot(p.r[0])
+        let config = CLI.read(p.r[0] + "/.sheaf/config.toml")
+        #expect(CLI.run(["share", "Inbox/Ideas.md", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.tree(p.shareRemote) == ["Ideas.md"])
+        // The attacker pushes to the share's remote.
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.shareRemote, attacker], in: p.r.temp.path)
+        TestFile.write("# Hacked\n", to: attacker + "/Gift ideas.md")
+        TestFile.write("[core]\n", to: attacker + "/.sheaf/config.toml")
+        TestFile.write("# new\n", to: attacker + "/Sub/New.md")
+        symlink("../../../../etc", attacker + "/escape")
+        TestFile.write(CLI.read(attacker + "/Ideas.md") + "fine edit\n", to: attacker + "/Ideas.md")
+        GitCLI.run(["add", "-A", "-f"], in: attacker)
+        GitCLI.run(["commit", "-qm", "hostile"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        let synced = p.r.sync(0)
+        #expect(synced.stderr.contains("outside the shared note"), "\(synced.stderr)")
+        let after = CLI.snapshot(p.r[0])
+        #expect(after["Inbox/Gift ideas.md"] == before["Inbox/Gift ideas.md"], "the note beside the shared one is untouched")
+        #expect(after["Inbox/Sub/New.md"] == nil && after["Inbox/escape"] == nil)
+        #expect(CLI.read(p.r[0] + "/.sheaf/config.toml") == config)
+        #expect(!FileManager.default.fileExists(atPath: p.r[0] + "/Inbox/.sheaf"))
+        #expect(p.r.file(0, "Inbox/Ideas.md").contains("fine edit"), "the shared note itself syncs")
+    }
+
+    @Test func aReadOnlyShareKeepsLocalEditsCommittedAndSaysSoOnce() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        // Bob joins through a git daemon that serves the repository without receive-pack.
+        let port = Loopback.freePort()
+        let daemon = try #require(ServerProcess("/usr/lib/git-core/git-daemon", [
+            "--reuseaddr", "--export-all", "--base-path=\(p.r.temp.path)", "--listen=127.0.0.1", "--port=\(port)", p.r.temp.path],
+            port: port))
+        let url = "git://127.0.0.1:\(port)/trips.git"
+        #expect(CLI.run(["join", url, "Trips"], in: p.bob).status == 0)
+        let idea = p.bob + "/Trips/Trip ideas.md"
+        TestFile.write(CLI.read(idea) + "bob's local idea\n", to: idea)
+        let first = CLI.run(["sync"], in: p.bob)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("read-only"))
+        #expect(CLI.read(idea).contains("bob's local idea"))
+        #expect(CLI.run(["shares"], in: p.bob).stdout.contains("read-only"))
+        // The owner edits elsewhere; Bob's next sync merges around his kept edit, and is quiet.
+        p.r.edit(0, "Trips/Lisbon/Budget.md") { $0 + "owner's line\n" }
+        #expect(p.r.sync(0).status == 0)
+        let second = CLI.run(["sync"], in: p.bob)
+        #expect(second.status == 0)
+        #expect(!second.stderr.contains("read-only"), "said once")
+        #expect(CLI.read(p.bob + "/Trips/Lisbon/Budget.md").contains("owner's line"))
+        #expect(CLI.read(idea).contains("bob's local idea"))
+        withExtendedLifetime(daemon) {}
+    }
+
+    @Test func unshareReturnsTheNotesToTheVaultAndLeaveKeepsOrRemovesThem() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(CLI.run(["join", p.shareRemote, "Alice trips"], in: p.bob).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.sync(1).status == 0)
+        let unshared = CLI.run(["unshare", "Trips"], in: p.r[0])
+        #expect(unshared.status == 0, "\(unshared.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.tree(p.r.bare).contains("Trips/Lisbon/Budget.md"))
+        #expect(CLI.run(["shares"], in: p.r[0]).stdout.contains("no shares"))
+        let before = p.files(p.r[1], under: "Trips")
+        #expect(p.r.sync(1).status == 0)
+        #expect(p.files(p.r[1], under: "Trips") == before)
+        #expect(CLI.run(["shares"], in: p.r[1]).stdout.contains("no shares"))
+        // Bob leaves: with --remove-files the folder goes; his own note stays.
+        let left = CLI.run(["leave", "Alice trips", "--remove-files"], in: p.bob)
+        #expect(left.status == 0, "\(left.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: p.bob + "/Alice trips/Trip ideas.md"))
+        #expect(FileManager.default.fileExists(atPath: p.bob + "/Bob.md"))
+    }
+
+    @Test func aShareListFromARemoteIsCheckedLineByLine() {
+        let text = """
+        # comment
+        {"path":"Trips","remote":"https://host/trips.git"}
+        {"path":"Trips/Lisbon","remote":"https://host/inner.git"}
+        {"path":"../outside","remote":"https://host/x.git"}
+        {"path":".git/hooks","remote":"https://host/x.git"}
+        {"path":"","remote":"https://host/x.git"}
+        {"path":"Work","remote":"https://user:secret@host/x.git"}
+        {"path":"Recipes","remote":"--upload-pack=touch PWNED"}
+        not json
+        {"path":"Inbox/Ideas.md","remote":"git@host:ideas.git"}
+        """
+        let list = ShareList(text: text)
+        #expect(list.shares.map(\.path) == ["Trips", "Inbox/Ideas.md"])
+        #expect(list.problems.count == 7)
+        #expect(list.share(holding: "Trips/Lisbon/Budget.md")?.path == "Trips")
+        #expect(list.share(holding: "Tripsx/a.md") == nil)
+        #expect(list.share(holding: "Inbox/Gift ideas.md") == nil)
+        #expect(ShareList(text: list.text).shares == list.shares, "written and read back alike")
+        let odd = Share(path: "Ti\"tle é", remote: "r\\x")
+        #expect(ShareList(text: ShareList(shares: [odd]).text).shares == [odd])
+    }
+}
