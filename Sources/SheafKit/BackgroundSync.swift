@@ -255,7 +255,9 @@ public final class BackgroundSync: @unchecked Sendable {
             }
             let status = try session.status()
             if holdWhileWritten(status.changes.filter { $0.kind != .removed }.map(\.path)) { return }
-            if !hasRemote || step.isCommit {
+            // A vault that only takes part in shares syncs them though it has no remote.
+            let syncs = hasRemote || !session.shareList().shares.isEmpty
+            if !syncs || step.isCommit {
                 let committed = try session.commit(settledFor: options.quietPeriod)
                 if let committed { events(.committedLocally(summary: committed.summary)) }
                 finishWithoutRemote(committed: committed, hasRemote: hasRemote, remote: remote)

@@ -20,6 +20,8 @@ public struct VaultStatus: Sendable {
     public let interruptedSync: Bool
     /// Conflict files waiting to be settled, each with its note (what `sheaf conflicts` lists).
     public internal(set) var conflicts: [ConflictEntry] = []
+    /// Each share's state (`sheaf shares`); their uncommitted changes are in `changes`.
+    public internal(set) var shares: [ShareStatus] = []
 }
 
 /// A remote of the vault: its name and URL (user-info in it shown as `***`).
@@ -110,6 +112,7 @@ extension VaultSession {
                              hint: "`sheaf commit` or `sheaf sync` rebuilds it from the last commit (the notes are not touched)")
         }
         status.conflicts = try conflicts()
+        status.shares = try shareStatuses()
         return status
     }
 
@@ -117,7 +120,10 @@ extension VaultSession {
         let remote = config["remote"] ?? "origin"
         return try gitStep("cannot read the vault's status") { (repo) throws(GitError) in
             let workTree = try repo.workTreeStatus()
-            let changes = workTree.changes.map(VaultChange.init)
+            // A share's files are its own repository's: their changes as it sees them.
+            let shares = shareList()
+            var changes = workTree.changes.filter { shares.share(holding: $0.path) == nil }.map(VaultChange.init)
+            changes += shareChanges(shares)
             for skipped in workTree.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
             let reference = try? repo.currentBranchReference()
             let branch = reference.map { String($0.dropFirst("refs/heads/".count)) }

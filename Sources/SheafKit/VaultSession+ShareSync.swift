@@ -184,6 +184,20 @@ extension VaultSession {
         return runs
     }
 
+    /// The uncommitted changes of every joined share, as vault paths.
+    func shareChanges(_ list: ShareList) -> [VaultChange] {
+        var changes: [VaultChange] = []
+        for share in list.shares {
+            let zone = zone(share)
+            guard zone.isJoined, let repo = try? zone.open(), let status = try? repo.workTreeStatus() else { continue }
+            for change in status.changes where !zone.excluded(change.path) {
+                changes.append(VaultChange(kind: ChangeKind(change.kind), path: share.vaultPath(change.path),
+                                           oldPath: change.oldPath.map(share.vaultPath)))
+            }
+        }
+        return changes
+    }
+
     /// Shares this device syncs that the list no longer holds (unshared or left on another
     /// device): their repositories go; the files stay, as the vault's.
     func dropUnlisted(_ list: ShareList) {

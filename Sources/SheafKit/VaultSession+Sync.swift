@@ -173,6 +173,8 @@ extension VaultSession {
             }
             if mode != .push {
                 let list = shareList()
+                // Files the vault's tree handed to a share were not deleted: not said as removed.
+                run.pull?.outcomes.removeAll { $0.kind == .removed && list.share(holding: $0.path) != nil }
                 run.shares += joinListed(list, base: joinBase ?? nil, options: options)
                 dropUnlisted(list)
             }

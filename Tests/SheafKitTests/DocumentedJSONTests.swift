@@ -23,6 +23,7 @@ final class DocumentedJSONTests: XCTestCase {
         "`sheaf commit --json`": [CommitJSON.self],
         "`sheaf status --json`": [StatusJSON.self],
         "`sheaf conflicts --json`, `sheaf remote list --json`": [ConflictListJSON.self, RemoteListJSON.self],
+        "`sheaf shares --json`": [ShareListJSON.self],
         "`sheaf doctor --json`": [DoctorJSON.self],
         "`sheaf watch --json`": [WatchEventJSON.self],
     ] }

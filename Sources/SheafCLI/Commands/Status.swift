@@ -50,6 +50,10 @@ struct Status: ParsableCommand {
                 Terminal.out("  conflict \(note)  (\(notes[note]!.map(\.path).joined(separator: ", ")))")
             }
         }
+        if !status.shares.isEmpty {
+            Terminal.out("shares (each syncs with its own remote):")
+            for share in status.shares { Terminal.out("  " + Shares.line(share)) }
+        }
         for line in Self.watchLines(watch) { Terminal.out(line) }
     }
 

@@ -135,6 +135,8 @@ public struct StatusJSON: Codable, Sendable {
     public var changes: [Change]
     public var conflicts: [ConflictEntryJSON]
     public var watcher: Watcher
+    /// Each share's state, as `sheaf shares --json` gives it; absent when the vault has none.
+    public var shares: [ShareStatusJSON]?
 
     public struct Change: Codable, Sendable {
         /// edited, added, deleted or renamed (the commit messages' words).
@@ -178,6 +180,7 @@ public struct StatusJSON: Codable, Sendable {
         branch = s.branch; remote = s.remote; ahead = s.ahead; behind = s.behind; interruptedSync = s.interruptedSync
         changes = s.changes.map { Change(kind: $0.kind.committedWord, path: $0.path, oldPath: $0.oldPath) }
         conflicts = s.conflicts.map(ConflictEntryJSON.init)
+        shares = s.shares.isEmpty ? nil : s.shares.map(ShareStatusJSON.init)
         watcher = Watcher(watch)
     }
 }
