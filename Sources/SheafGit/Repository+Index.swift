@@ -65,7 +65,14 @@ extension Repository {
     public func stageAll(excluding excluded: (String) -> Bool = { _ in false }) throws(GitError) -> StagingReport {
         var status = try workTreeStatus()
         if status.changes.isEmpty && status.skipped.isEmpty { return StagingReport(staged: false, skipped: [], clean: true) }
-        status.changes.removeAll { excluded($0.path) || ($0.oldPath.map(excluded) ?? false) }
+        // A rename with one side excluded is, for this repository, a deletion or an addition.
+        status.changes = status.changes.compactMap { change in
+            let newOut = excluded(change.path), oldOut = change.oldPath.map(excluded) ?? false
+            guard change.kind == .renamed, let old = change.oldPath, newOut != oldOut else {
+                return newOut || oldOut ? nil : change
+            }
+            return newOut ? StagedChange(kind: .deleted, path: old, oldPath: nil) : StagedChange(kind: .added, path: change.path, oldPath: nil)
+        }
         guard !status.changes.isEmpty else { return StagingReport(staged: false, skipped: status.skipped) }
         try withIndex { (index) throws(GitError) in
             for change in status.changes {

@@ -93,7 +93,19 @@ extension VaultSession {
         rewritten += others
         try writer.finish()
         removeEmptyFolders(above: from)
-        try stageMove(from: from, to: target)
+        var shares = shareList()
+        if shares.share(holding: from) == nil && shares.share(holding: target) == nil {
+            try stageMove(from: from, to: target)
+        } else if let shared = shares.share(at: from) {
+            // A shared note moved: its share follows it (the share's repository records a rename).
+            let old = zone(shared)
+            shares.remove(path: from)
+            let moved = Share(path: target, remote: shared.remote)
+            if shares.add(moved) == nil {
+                try? FileManager.default.moveItem(atPath: old.directory, toPath: zone(moved).directory)
+                try AtomicFile.write(shares.text, to: shareListPath)
+            }
+        }
         try? fm.removeItem(atPath: moveJournal)
         invalidate()
         return MoveReport(from: from, to: target, rewritten: rewritten.sorted(), skipped: skipped)
@@ -198,7 +210,19 @@ extension VaultSession {
         _ = try rewriteLinks(to: from, movedTo: target, targets: catalog.linkTargets, notes: catalog.notes, writer: writer)
         try writer.finish()
         removeEmptyFolders(above: from)
-        try stageMove(from: from, to: target)
+        var shares = shareList()
+        if shares.share(holding: from) == nil && shares.share(holding: target) == nil {
+            try stageMove(from: from, to: target)
+        } else if let shared = shares.share(at: from) {
+            // A shared note moved: its share follows it (the share's repository records a rename).
+            let old = zone(shared)
+            shares.remove(path: from)
+            let moved = Share(path: target, remote: shared.remote)
+            if shares.add(moved) == nil {
+                try? FileManager.default.moveItem(atPath: old.directory, toPath: zone(moved).directory)
+                try AtomicFile.write(shares.text, to: shareListPath)
+            }
+        }
         invalidate()
     }
 }

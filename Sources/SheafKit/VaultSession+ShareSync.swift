@@ -68,6 +68,7 @@ extension VaultSession {
     /// share is being joined on a device that had its files through the vault: see `joinListed`.
     func syncShare(_ zone: ShareZone, options: SyncOptions, mode: ShareSyncMode, fetched: PendingFetch?,
                    base: [TreeEntry]?) throws(SheafError) -> ShareRun {
+        if !FileManager.default.fileExists(atPath: zone.workTree) { throw gone(zone.share) }
         guard let repo = try zone.open() else {
             throw SheafError("the share's repository is gone", path: zone.share.path, hint: "run `sheaf sync` to join it again")
         }
@@ -79,7 +80,11 @@ extension VaultSession {
             }
         }
         if let base { try startFromVault(zone, repo, base: base, transfer: options.transfer) }
-        run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, settledFor: options.settledFor)
+        if (try? repo.head()) != nil, !FileManager.default.fileExists(atPath: vault.absolute(zone.share.path)) {
+            throw gone(zone.share)
+        }
+        run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: zone.share.isNote,
+                                       settledFor: options.settledFor)
         var syncer = Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
                             remote: "origin", transfer: options.transfer)
         syncer.scope = zone.scope
@@ -124,6 +129,14 @@ extension VaultSession {
         record.lastError = nil
         record.save(zone.statePath)
         return run
+    }
+
+    /// A shared folder or note that is gone (renamed by a file manager, deleted) would commit as
+    /// deleting the share for everyone in it: the share waits until it is back.
+    private func gone(_ share: Share) -> SheafError {
+        SheafError("the shared \(share.isNote ? "note" : "folder") is gone", path: share.path,
+                   cause: "syncing now would delete it for everyone in the share",
+                   hint: "put it back (or move a note with `sheaf mv`), or stop sharing it with `sheaf unshare \(share.path)`")
     }
 
     private func push(_ syncer: Syncer) throws(SyncError) -> PushResult {

@@ -20,20 +20,34 @@ extension VaultSession {
         // The files of shares are their own repositories' (VaultSession+Shares).
         let shares = shareList()
         let excluded: (String) -> Bool = { path in VaultPathGuard.isReserved(path) || shares.share(holding: path) != nil }
-        return try commitWorkTree(repo, root: vault.root, excluding: excluded, settledFor: settledFor)
+        return try commitWorkTree(repo, root: vault.root, excluding: excluded, scoped: !shares.shares.isEmpty, settledFor: settledFor)
     }
 
     /// Stages what git sees in `repo`'s work tree at `root` but `excluded` paths, and commits it
     /// (the vault's repository, or a share's).
-    func commitWorkTree(_ repo: Repository, root: String, excluding excluded: (String) -> Bool,
+    /// `scoped`: the repository holds part of its work tree (the vault with shares, a note
+    /// share): what its last commit holds outside that part (a share took it, a shared note
+    /// moved) leaves its index, and the commit records it as gone; the files stay.
+    func commitWorkTree(_ repo: Repository, root: String, excluding excluded: (String) -> Bool, scoped: Bool,
                         settledFor: Double?) throws(SheafError) -> VaultCommit? {
         let inVault: (String) -> String = { path in self.vault.relative(root + "/" + path) ?? path }
         do {
+            if scoped, let head = try repo.head()?.id {
+                let leaving = try repo.files(inCommit: head).keys.filter { excluded($0) && !VaultPathGuard.isReserved($0) }
+                if !leaving.isEmpty { try repo.untrack(Array(leaving)) }
+            }
             let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: excluded) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
             for skipped in staging.skipped { emit(.warning(VaultWarning(path: inVault(skipped.path), message: skipped.reason))) }
             if staging.clean { return nil }  // the status compared HEAD, index and work tree already
-            let changes = try repo.stagedChanges()
+            var changes = try repo.stagedChanges()
+            // Nothing excluded is ever committed, however it reached the index (a `git add`, a
+            // move staged into a share's folder): a share's files are its own repository's.
+            let stray = changes.filter { $0.kind != .deleted && excluded($0.path) }.map(\.path)
+            if !stray.isEmpty {
+                try repo.untrack(stray)
+                changes = try repo.stagedChanges()
+            }
             guard !changes.isEmpty else { return nil }
             if let settledFor {
                 let young = Self.changedWithin(settledFor, changes.filter { $0.kind != .deleted }.map(\.path), root: root)

@@ -123,11 +123,39 @@ import TestSupport
         #expect(p.r.sync(0).status == 0)
         #expect(!p.tree(p.r.bare).contains("Inbox/Ideas.md") && !p.tree(p.r.bare).contains("Trips/Ideas.md"))
         #expect(p.tree(p.shareRemote).contains("Ideas.md"))
+        let history = GitCLI.output(["--git-dir=" + p.r.bare, "log", "--all", "--name-only", "--format="], in: p.r.temp.path)
+        #expect(!history.contains("Trips/Ideas.md"), "not even a commit of the vault's history held the moved note")
         // And back out: it returns to the vault's remote and leaves the share's.
         #expect(CLI.run(["mv", "Trips/Ideas.md", "Inbox/Ideas.md"], in: p.r[0]).status == 0)
         #expect(p.r.sync(0).status == 0)
         #expect(p.tree(p.r.bare).contains("Inbox/Ideas.md"))
         #expect(!p.tree(p.shareRemote).contains("Ideas.md"))
+    }
+
+    @Test func aSharedFolderRenamedOutsideSheafIsNotSyncedAsDeletedForEveryone() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        let files = p.tree(p.shareRemote)
+        try FileManager.default.moveItem(atPath: p.r[0] + "/Trips", toPath: p.r[0] + "/Travel")
+        let synced = p.r.sync(0)
+        #expect(synced.status == 2)
+        #expect(synced.stderr.contains("the shared folder is gone"), "\(synced.stderr)")
+        #expect(p.tree(p.shareRemote) == files, "the share's remote lost nothing")
+        try FileManager.default.moveItem(atPath: p.r[0] + "/Travel", toPath: p.r[0] + "/Trips")
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.tree(p.shareRemote) == files)
+    }
+
+    @Test func aSharedNoteMovedWithSheafTakesItsShareAlong() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Inbox/Ideas.md", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        let moved = CLI.run(["mv", "Inbox/Ideas.md", "Work/Project ideas.md"], in: p.r[0])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let synced = p.r.sync(0)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(p.tree(p.shareRemote) == ["Project ideas.md"])
+        #expect(!p.tree(p.r.bare).contains("Work/Project ideas.md") && !p.tree(p.r.bare).contains("Inbox/Ideas.md"))
+        #expect(CLI.run(["shares"], in: p.r[0]).stdout.contains("Work/Project ideas.md"))
     }
 
     /// A note share's remote may write its one note and nothing else: not a note beside it in the
