@@ -29,7 +29,13 @@ struct ShareZone {
     /// The share's work tree, absolute.
     var workTree: String { share.mount.isEmpty ? vault.root : vault.root + "/" + share.mount }
 
-    var isJoined: Bool { FileManager.default.fileExists(atPath: gitDirectory + "/HEAD") }
+    /// Written once the share's repository holds the share (its first commit made, or its
+    /// remote's taken): a repository without it is a join or share a killed process left half
+    /// done, made again from the start (never committed from, which would start a history
+    /// unrelated to the share's).
+    var joinedMarker: String { directory + "/joined" }
+    var isJoined: Bool { FileManager.default.fileExists(atPath: joinedMarker) }
+    func markJoined() { FileManager.default.createFile(atPath: joinedMarker, contents: Data()) }
 
     func open() throws(SheafError) -> Repository? {
         do { return try Repository.open(gitDirectory: gitDirectory, workTree: workTree) } catch {
@@ -38,6 +44,7 @@ struct ShareZone {
     }
 
     func create() throws(SheafError) -> Repository {
+        try? FileManager.default.removeItem(atPath: directory)  // what an interrupted join left
         do {
             try FileManager.default.createDirectory(atPath: workTree, withIntermediateDirectories: true)
             let repo = try Repository.create(gitDirectory: gitDirectory, workTree: workTree)

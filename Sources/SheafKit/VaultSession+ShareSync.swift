@@ -83,14 +83,27 @@ extension VaultSession {
         if (try? repo.head()) != nil, !FileManager.default.fileExists(atPath: vault.absolute(zone.share.path)) {
             throw gone(zone.share)
         }
-        run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: zone.share.isNote,
-                                       settledFor: options.settledFor)
         var syncer = Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
                             remote: "origin", transfer: options.transfer)
         syncer.scope = zone.scope
         var record = ShareRecord.load(zone.statePath)
+        // A repository with no commit yet (a join) takes the remote's first: committing the files
+        // first would start a history unrelated to the share's.
+        let unborn = (try? repo.head()) == nil
         do throws(SyncError) {
-            if mode != .push {
+            if unborn {
+                let pulled = try syncer.pull(fetched)
+                run.pull = PullReport(pulled).rerooted(zone.share)
+            }
+        } catch {
+            record.lastError = (error.isOffline ? "offline: " : "") + Self.summary(describe(error))
+            record.save(zone.statePath)
+            throw describe(error)
+        }
+        run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: zone.share.isNote,
+                                           settledFor: options.settledFor)
+        do throws(SyncError) {
+            if mode != .push && !unborn {
                 let pulled = try syncer.pull(fetched)
                 run.pull = PullReport(pulled).rerooted(zone.share)
             }
@@ -179,13 +192,28 @@ extension VaultSession {
     func joinListed(_ list: ShareList, base: String?, options: SyncOptions) -> [ShareRun] {
         let waiting = list.shares.map(zone).filter { !$0.isJoined }
         guard !waiting.isEmpty else { return [] }
-        let entries = base.flatMap { try? repository()?.treeEntries(inCommit: $0) } ?? []
+        var entriesOf: [String: [TreeEntry]] = [:]
         var runs: [ShareRun] = []
         for zone in waiting {
+            // The first base seen is kept until the join succeeds: a join that fails (offline)
+            // and is tried by a later sync still starts from where this device last had the files.
+            let baseFile = zone.directory + ".join-base"
+            var start = (try? String(contentsOfFile: baseFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if start == nil || start == "", let base {
+                start = base
+                try? AtomicFile.write(base + "\n", to: baseFile)
+            }
+            var entries: [TreeEntry] = []
+            if let start, !start.isEmpty {
+                if entriesOf[start] == nil { entriesOf[start] = (try? repository()?.treeEntries(inCommit: start)) ?? [] }
+                entries = entriesOf[start] ?? []
+            }
             var run: ShareRun
             do {
                 _ = try zone.create()
                 run = try syncShare(zone, options: options, mode: .sync, fetched: nil, base: entries)
+                zone.markJoined()
+                try? FileManager.default.removeItem(atPath: baseFile)
                 run.joined = true
             } catch {
                 try? FileManager.default.removeItem(atPath: zone.directory)  // joined again by the next sync
@@ -216,7 +244,10 @@ extension VaultSession {
     func dropUnlisted(_ list: ShareList) {
         let folder = vault.stateDirectory + "/shares"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let kept = Set(list.shares.map { (zone($0).directory as NSString).lastPathComponent })
+        let kept = Set(list.shares.flatMap { share -> [String] in
+            let name = (zone(share).directory as NSString).lastPathComponent
+            return [name, name + ".join-base"]
+        })
         for name in names where !kept.contains(name) {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }

@@ -76,7 +76,10 @@ extension VaultSession {
         try withWriterLock { (proof) throws(SheafError) -> ShareReport in
             _ = try resumeInterruptedUpdate()
             let path = try sharedPath(target)
-            let share = Share(path: path, remote: try shareRemote(url))
+            let plan = try shareRemote(url)
+            let share = Share(path: path, remote: plan.url)
+            var options = options
+            if let credential = plan.credential { options.credential = credential }
             var list = shareList()
             if let reason = list.add(share) {
                 throw SheafError("cannot share", path: path, cause: reason, hint: "see `sheaf shares`")
@@ -98,6 +101,7 @@ extension VaultSession {
                     throw GitError(function: "share", code: .other(-1), message: "it holds no file git can record")
                 }
                 _ = try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
+                zone.markJoined()
                 report = ShareReport(path: path, remote: report.remote, files: changes.count, pushed: false)
             } catch {
                 try? FileManager.default.removeItem(atPath: zone.directory)
@@ -111,6 +115,7 @@ extension VaultSession {
             do throws(SyncError) {
                 _ = try syncer.push()
                 report.pushed = true
+                if let credential = plan.credential { try? Self.approve(credential, for: plan.url, in: vault.root) }
                 var record = ShareRecord.load(zone.statePath)
                 record.lastSync = Date()
                 record.save(zone.statePath)
@@ -130,13 +135,15 @@ extension VaultSession {
     public func join(_ url: String, at folder: String?, options: SyncOptions = SyncOptions()) throws(SheafError) -> ShareReport {
         try withWriterLock { (proof) throws(SheafError) -> ShareReport in
             _ = try resumeInterruptedUpdate()
-            let remote = try shareRemote(url)
+            let plan = try shareRemote(url)
+            let remote = plan.url
+            var options = options
+            if let credential = plan.credential { options.credential = credential }
             let path = try joinFolder(folder, remote: remote)
             let share = Share(path: path, remote: remote)
             var list = shareList()
             if let reason = list.add(share) { throw SheafError("cannot join", path: path, cause: reason) }
             let zone = zone(share)
-            try? FileManager.default.removeItem(atPath: zone.directory)  // a join that failed before
             _ = try zone.create()
             let run: ShareRun
             do throws(SheafError) {
@@ -150,6 +157,8 @@ extension VaultSession {
                 throw SheafError("the share's remote holds nothing yet", path: RemoteURL.redacted(remote),
                                  hint: "ask its owner to run `sheaf sync`, then join again")
             }
+            zone.markJoined()
+            if let credential = plan.credential { try Self.approve(credential, for: plan.url, in: vault.root) }
             try AtomicFile.write(list.text, to: shareListPath)
             var report = ShareReport(path: path, remote: RemoteURL.redacted(remote),
                                      files: run.pull?.changes.count ?? 0, pushed: true)
@@ -282,14 +291,16 @@ extension VaultSession {
         return try resolve(target).path
     }
 
-    private func shareRemote(_ url: String) throws(SheafError) -> String {
-        let (plain, _, password) = RemoteURL.withoutUserInfo(url)
-        if password != nil {
-            throw SheafError("a password in a share's URL would be synced to every device", path: RemoteURL.redacted(url),
-                             hint: "store it in git's credential helper and give the URL without it")
+    /// A share's URL as `.sheaf-shares` keeps it (no user-info password: that goes to git's
+    /// credential helper, as for `sheaf remote add`).
+    private func shareRemote(_ url: String) throws(SheafError) -> CredentialPlan {
+        guard !url.trimmingCharacters(in: .whitespaces).isEmpty else { throw SheafError("the share's URL is empty", path: vault.root) }
+        if let local = RemoteURL.localPath(url), let target = VaultWalker.realPath(Self.absoluteRemote(local)),
+           target == VaultWalker.realPath(vault.root) || target.hasPrefix((VaultWalker.realPath(vault.root) ?? vault.root) + "/") {
+            throw SheafError("a share's remote cannot be inside the vault", path: url,
+                             hint: "give the path of a bare repository elsewhere (`git init --bare DIR`)")
         }
-        guard !plain.isEmpty else { throw SheafError("no remote URL given", path: vault.root) }
-        return url
+        return try Self.credentialPlan(for: url, checkingFrom: vault.root)
     }
 
     private func joinFolder(_ folder: String?, remote: String) throws(SheafError) -> String {

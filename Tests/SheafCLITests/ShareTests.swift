@@ -237,6 +237,48 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: p.bob + "/Bob.md"))
     }
 
+    /// `kill -9` at random moments of a sync that walks three shares (the first one also joins
+    /// them, the hand-over): the next sync finishes the work, and no edit is lost anywhere.
+    @Test func killedMultiShareSyncsLoseNothing() throws {
+        let p = People()
+        var remotes: [String: String] = [:]
+        for (path, name) in [("Trips", "trips2"), ("Recipes", "recipes"), ("Inbox/Ideas.md", "ideas")] {
+            let bare = p.r.temp.path + "/\(name).git"
+            runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: p.r.temp.path)
+            #expect(CLI.run(["share", path, "--remote", bare], in: p.r[0]).status == 0)
+            remotes[path] = bare
+        }
+        #expect(p.r.sync(0).status == 0)
+        var rng = SeededRandom(seed: 25)
+        var expected: [(String, String)] = []
+        let notes = ["Trips/Lisbon/Budget.md", "Recipes/Shakshuka.md", "Inbox/Ideas.md", "Inbox/Gift ideas.md"]
+        for round in 0..<6 {
+            for i in 0..<2 {
+                let path = notes[(round + i) % notes.count]
+                let line = "round \(round) on r\(i)"
+                p.r.edit(i, path) { $0 + "\n" + line + "\n" }
+                expected.append((path, line))
+            }
+            p.r.sync(0)
+            let env = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": p.r[1], "LANG": "C.UTF-8", "TZ": "UTC"]
+            let pid = try #require(Spawn.start(CLI.binary, ["sync", "-q"], in: p.r[1], environment: env))
+            usleep(UInt32.random(in: 0...250_000, using: &rng))
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(pid)
+            let again = p.r.sync(1)
+            #expect(again.status == 0 || again.status == 1, "round \(round): \(again.stderr)")
+        }
+        p.r.syncAll()
+        #expect(p.r.identical(0, 1), "differ: \(p.r.differences(0, 1))")
+        for (path, line) in expected {
+            let kept = p.r.tracked(1).contains { key, data in
+                (key == path || key.hasPrefix(String(path.dropLast(3)) + ".conflict-")) && String(decoding: data, as: UTF8.self).contains(line)
+            }
+            #expect(kept, "lost: \(line) in \(path)")
+        }
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") || $0.hasPrefix("Recipes/") || $0 == "Inbox/Ideas.md" })
+    }
+
     @Test func aShareListFromARemoteIsCheckedLineByLine() {
         let text = """
         # comment
