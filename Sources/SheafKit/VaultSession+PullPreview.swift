@@ -16,6 +16,17 @@ public struct PullPreview: Sendable {
     /// Paths with changes not yet committed: a real pull commits them first, and the preview's
     /// outcomes include them.
     public var uncommitted: [String]
+    /// What a pull would do in each joined share (vault paths).
+    public var shares: [SharePreview] = []
+}
+
+/// What `pull --dry-run` found in one share.
+public struct SharePreview: Sendable {
+    public let path: String
+    public var pull: PullReport?
+    public var uncommitted: [String] = []
+    /// Why this share could not be previewed (the others and the vault were).
+    public var error: SheafError?
 }
 
 extension VaultSession {
@@ -26,27 +37,52 @@ extension VaultSession {
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
                                 remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
-            // What the pull's own commit-first would record: the same status, the same exclusions.
-            let changes: [StagedChange]
-            let snapshot: String?
-            do throws(GitError) {
-                let status = try repo.workTreeStatus()
-                for skipped in status.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
-                changes = status.changes.filter { !VaultPathGuard.isReserved($0.path) && !($0.oldPath.map(VaultPathGuard.isReserved) ?? false) }
-                let head = try repo.head()?.id
-                snapshot = changes.isEmpty ? nil
-                    : try repo.commit(ofWorkTree: changes, onTop: head, message: "sheaf: \(device): preview", fallbackName: device)
-            } catch {
-                throw SheafError("cannot read the vault's uncommitted changes", path: vault.root, cause: error.description)
+            let shares = shareList()
+            let vault: (PullReport, [String])
+            do {
+                vault = try preview(repo, syncer, excluding: { path in VaultPathGuard.isReserved(path) || shares.share(holding: path) != nil })
             }
-            let report = Result { () throws(SyncError) in try syncer.preview(local: snapshot) }
-            switch report {
-            case .success(let pull):
-                let uncommitted = changes.map(\.path).sorted()
-                return PullPreview(remote: remote, pull: PullReport(pull), uncommitted: uncommitted)
-            case .failure(let error):
-                throw describe(error)
+            var result = PullPreview(remote: remote, pull: vault.0, uncommitted: vault.1)
+            for share in shares.shares {
+                let zone = zone(share)
+                guard zone.isJoined else { continue }
+                var preview = SharePreview(path: share.path)
+                do throws(SheafError) {
+                    guard let shareRepo = try zone.open() else { continue }
+                    var shareSyncer = Syncer(repository: shareRepo, workTree: zone.workTree, journal: zone.journal, device: device,
+                                             remote: "origin", transfer: options.transfer)
+                    shareSyncer.scope = zone.scope
+                    let (pull, uncommitted) = try self.preview(shareRepo, shareSyncer, excluding: zone.excluded)
+                    preview.pull = pull.rerooted(share)
+                    preview.uncommitted = uncommitted.map(share.vaultPath)
+                } catch {
+                    preview.error = error
+                }
+                result.shares.append(preview)
             }
+            return result
+        }
+    }
+
+    /// One repository's preview: a commit of what its pull would commit first (the same status,
+    /// the same exclusions), merged with the remote's commit by `Syncer.preview`.
+    private func preview(_ repo: Repository, _ syncer: Syncer, excluding excluded: (String) -> Bool) throws(SheafError) -> (PullReport, [String]) {
+        let changes: [StagedChange]
+        let snapshot: String?
+        do throws(GitError) {
+            let status = try repo.workTreeStatus()
+            for skipped in status.skipped { emit(.warning(VaultWarning(path: skipped.path, message: skipped.reason))) }
+            changes = status.changes.filter { !excluded($0.path) && !($0.oldPath.map(excluded) ?? false) }
+            let head = try repo.head()?.id
+            snapshot = changes.isEmpty ? nil
+                : try repo.commit(ofWorkTree: changes, onTop: head, message: "sheaf: \(device): preview", fallbackName: device)
+        } catch {
+            throw SheafError("cannot read the uncommitted changes", path: repo.workTree ?? vault.root, cause: error.description)
+        }
+        do throws(SyncError) {
+            return (PullReport(try syncer.preview(local: snapshot)), changes.map(\.path).sorted())
+        } catch {
+            throw describe(error)
         }
     }
 }

@@ -27,8 +27,9 @@ final class HTTPSGitServer {
     private var fcgi: pid_t?
     private var web: ServerProcess?
 
-    /// Starts the server; `user`/`password` is the one account Basic auth accepts.
-    init(in dir: String, user: String, password: String) throws {
+    /// Starts the server; `user`/`password` is an account that may read and push, each of
+    /// `readers` (user, password) one that may read but never push (the server answers 403).
+    init(in dir: String, user: String, password: String, readers: [(String, String)] = []) throws {
         self.dir = dir
         caFile = dir + "/ca.pem"
         port = Loopback.freePort()
@@ -43,8 +44,23 @@ final class HTTPSGitServer {
                   to: dir + "/server.ext")
         try Self.openssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                           "-out", "server.pem", "-days", "2", "-extfile", "server.ext"], in: dir)
-        let hash = try Self.openssl(["passwd", "-apr1", password], in: dir).trimmingCharacters(in: .whitespacesAndNewlines)
-        CLI.write("\(user):\(hash)\n", to: dir + "/htpasswd")
+        var htpasswd = ""
+        for (name, secret) in [(user, password)] + readers {
+            let hash = try Self.openssl(["passwd", "-apr1", secret], in: dir).trimmingCharacters(in: .whitespacesAndNewlines)
+            htpasswd += "\(name):\(hash)\n"
+        }
+        CLI.write(htpasswd, to: dir + "/htpasswd")
+        // A reader's push (git-receive-pack, in the path or as `?service=`) is refused.
+        let readerNames = readers.map(\.0).joined(separator: "|")
+        let readOnly = readers.isEmpty ? "" : """
+                  set $push "";
+                  if ($uri ~ "git-receive-pack$") { set $push "p"; }
+                  if ($arg_service = "git-receive-pack") { set $push "p"; }
+                  set $reader "";
+                  if ($remote_user ~ "^(\(readerNames))$") { set $reader "r"; }
+                  set $refuse "$push$reader";
+                  if ($refuse = "pr") { return 403; }
+            """
 
         // git-http-backend, run by fcgiwrap for each request nginx forwards.
         let socket = dir + "/fcgi.sock"
@@ -76,6 +92,7 @@ final class HTTPSGitServer {
                 auth_basic_user_file \(dir)/htpasswd;
                 client_max_body_size 0;
                 location / {
+            \(readOnly)
                   fastcgi_pass unix:\(socket);
                   include /etc/nginx/fastcgi_params;
                   fastcgi_param SCRIPT_FILENAME \(Self.backend);

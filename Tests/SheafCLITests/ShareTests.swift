@@ -114,6 +114,28 @@ import TestSupport
         #expect(!CLI.snapshot(p.r[0]).keys.contains { ConflictName.isConflict($0) })
     }
 
+    @Test func pullDryRunShowsWhatEachShareWouldDoAndChangesNothing() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(CLI.run(["join", p.shareRemote, "Alice trips"], in: p.bob).status == 0)
+        TestFile.write(CLI.read(p.bob + "/Alice trips/Trip ideas.md") + "bob's idea\n", to: p.bob + "/Alice trips/Trip ideas.md")
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        p.r.edit(0, "Trips/Lisbon/Budget.md") { $0 + "not committed yet\n" }
+        let before = CLI.snapshot(p.r[0])
+        let head = GitCLI.output(["--git-dir=" + p.shareRemote, "rev-parse", "main"], in: p.r.temp.path)
+        let preview = CLI.run(["pull", "--dry-run", "--json"], in: p.r[0])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any])
+        let shares = try #require(json["shares"] as? [[String: Any]])
+        let pull = try #require(shares.first?["pull"] as? [String: Any])
+        let paths = (pull["paths"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(paths == ["Trips/Trip ideas.md"], "\(preview.stdout)")
+        #expect(shares.first?["uncommitted"] as? [String] == ["Trips/Lisbon/Budget.md"])
+        #expect(CLI.snapshot(p.r[0]) == before, "nothing changed")
+        #expect(GitCLI.output(["--git-dir=" + p.shareRemote, "rev-parse", "main"], in: p.r.temp.path) == head)
+        #expect(CLI.run(["pull", "--dry-run"], in: p.r[0]).stdout.contains("from the share Trips"))
+    }
+
     @Test func aNoteMovedIntoASharedFolderLeavesTheVaultRemoteAndEntersTheShareInOneSync() throws {
         let p = People()
         #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
@@ -213,6 +235,46 @@ import TestSupport
         #expect(CLI.read(p.bob + "/Trips/Lisbon/Budget.md").contains("owner's line"))
         #expect(CLI.read(idea).contains("bob's local idea"))
         withExtendedLifetime(daemon) {}
+    }
+
+    /// Over https with per-account rights (nginx + git-http-backend): Alice shares with her
+    /// password kept by git's credential helper (never in `.sheaf-shares`), Bob joins with an
+    /// account that may read only: his edits stay committed here, Alice's reach him.
+    @Test func anHTTPSShareWithAReadOnlyAccountKeepsTheReadersEditsAndNeverStoresAPassword() throws {
+        try HTTPSServerTests.requirePrograms()
+        let p = People()
+        let server = try HTTPSGitServer(in: p.r.temp.path + "/server", user: "alice", password: "alice-secret-1",
+                                        readers: [("bob", "bob-secret-2")])
+        server.createRepository("trips.git")
+        let home = p.r.temp.path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        _ = runProcess("/usr/bin/git", ["config", "--global", "credential.helper", "store"], in: home, environment: ["HOME": home])
+        let env = ["HOME": home, "GIT_SSL_CAINFO": server.caFile]
+        let shared = CLI.run(["share", "Trips", "--remote", server.url("trips.git", userInfo: "alice:alice-secret-1")], in: p.r[0], environment: env)
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(!CLI.read(p.r[0] + "/.sheaf-shares").contains("secret"))
+        #expect(CLI.read(p.r[0] + "/.sheaf-shares").contains(server.url("trips.git")))
+        #expect(CLI.run(["sync"], in: p.r[0], environment: env).status == 0)
+        // Bob has a home of his own, and his own helper.
+        let bobHome = p.r.temp.path + "/bob-home"
+        try FileManager.default.createDirectory(atPath: bobHome, withIntermediateDirectories: true)
+        _ = runProcess("/usr/bin/git", ["config", "--global", "credential.helper", "store"], in: bobHome, environment: ["HOME": bobHome])
+        let bobEnv = ["HOME": bobHome, "GIT_SSL_CAINFO": server.caFile]
+        let joined = CLI.run(["join", server.url("trips.git", userInfo: "bob:bob-secret-2"), "Trips"], in: p.bob, environment: bobEnv)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(!CLI.read(p.bob + "/.sheaf-shares").contains("secret"))
+        let idea = p.bob + "/Trips/Trip ideas.md"
+        TestFile.write(CLI.read(idea) + "bob's idea over https\n", to: idea)
+        let first = CLI.run(["sync"], in: p.bob, environment: bobEnv)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("read-only"))
+        p.r.edit(0, "Trips/Lisbon/Budget.md") { $0 + "alice over https\n" }
+        #expect(CLI.run(["sync"], in: p.r[0], environment: env).status == 0)
+        #expect(CLI.run(["sync"], in: p.bob, environment: bobEnv).status == 0)
+        #expect(CLI.read(p.bob + "/Trips/Lisbon/Budget.md").contains("alice over https"))
+        #expect(CLI.read(idea).contains("bob's idea over https"))
+        #expect(CLI.run(["shares", "--json"], in: p.bob, environment: bobEnv).stdout.contains("\"read-only\""))
+        withExtendedLifetime(server) {}
     }
 
     @Test func unshareReturnsTheNotesToTheVaultAndLeaveKeepsOrRemovesThem() throws {

@@ -81,20 +81,29 @@ struct Pull: ParsableCommand {
             Terminal.json(PullPreviewJSON(preview))
             return
         }
-        let pull = preview.pull
+        Self.describe(preview.pull, uncommitted: preview.uncommitted, remote: preview.remote, quietWhenUpToDate: false)
+        for share in preview.shares {
+            if let pull = share.pull {
+                Self.describe(pull, uncommitted: share.uncommitted, remote: "the share \(share.path)", quietWhenUpToDate: true)
+            }
+            if let error = share.error { Terminal.err("sheaf: share \(share.path): \(text: VaultSessionText.summary(error))") }
+        }
+    }
+
+    static func describe(_ pull: PullReport, uncommitted: [String], remote: String, quietWhenUpToDate: Bool) {
         switch pull.kind {
-        case .upToDate: Terminal.out("already up to date with \(preview.remote)")
-        case .remoteEmpty: Terminal.out("\(preview.remote) has no commits yet")
+        case .upToDate: if !quietWhenUpToDate { Terminal.out("already up to date with \(remote)") }
+        case .remoteEmpty: Terminal.out("\(remote) has no commits yet")
         case .fastForward, .merged:
             for o in pull.outcomes { Terminal.out(SyncOutput.line(o)) }
             let n = pull.outcomes.count
-            Terminal.out("a pull would \(pull.kind == .merged ? "merge" : "fast-forward") \(n) path\(n == 1 ? "" : "s") from \(preview.remote)"
+            Terminal.out("a pull would \(pull.kind == .merged ? "merge" : "fast-forward") \(n) path\(n == 1 ? "" : "s") from \(remote)"
                 + (pull.conflicts > 0 ? ", \(pull.conflicts) with a conflict file" : "") + " (dry run: nothing changed)")
         }
         SyncOutput.refusals(pull)
-        if !preview.uncommitted.isEmpty {
-            Terminal.err("sheaf: a pull commits \(preview.uncommitted.count) uncommitted change\(preview.uncommitted.count == 1 ? "" : "s") first; this preview includes \(preview.uncommitted.count == 1 ? "it" : "them"):")
-            for path in preview.uncommitted.prefix(20) { Terminal.err("  \(path)") }
+        if !uncommitted.isEmpty {
+            Terminal.err("sheaf: a pull commits \(uncommitted.count) uncommitted change\(uncommitted.count == 1 ? "" : "s") first; this preview includes \(uncommitted.count == 1 ? "it" : "them"):")
+            for path in uncommitted.prefix(20) { Terminal.err("  \(path)") }
         }
     }
 }

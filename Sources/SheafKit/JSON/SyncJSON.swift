@@ -69,14 +69,31 @@ public struct PullPreviewJSON: Codable, Sendable {
     public var remote: String
     public var pull: PullJSON
     public var uncommitted: [String]
+    /// Each joined share's preview; absent when the vault has none.
+    public var shares: [Share]?
+
+    public struct Share: Codable, Sendable {
+        public var path: String
+        public var pull: PullJSON?
+        public var uncommitted: [String]
+        public var error: String?
+    }
 
     public init(_ p: PullPreview) {
         remote = p.remote
-        // A preview has no work tree to keep edits of, and brings no files yet.
-        var pull = PullJSON(p.pull, arrivedConflicts: [])
-        pull.keptLocalEdits = []
-        self.pull = pull
+        self.pull = Self.previewed(p.pull)
         uncommitted = p.uncommitted
+        shares = p.shares.isEmpty ? nil : p.shares.map { share in
+            Share(path: share.path, pull: share.pull.map(Self.previewed), uncommitted: share.uncommitted,
+                  error: share.error.map { VaultSession.summary($0) })
+        }
+    }
+
+    /// A preview has no work tree to keep edits of, and brings no files yet.
+    static func previewed(_ report: PullReport) -> PullJSON {
+        var pull = PullJSON(report, arrivedConflicts: [])
+        pull.keptLocalEdits = []
+        return pull
     }
 }
 
