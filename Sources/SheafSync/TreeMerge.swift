@@ -190,12 +190,16 @@ struct TreeMerge {
                      ours: try repository.blobBytes(ours.blob), theirs: try repository.blobBytes(theirs.blob))
         let result: FileMerge
         do {
-            result = try NoteMerge.merge(base: sides.base, ours: sides.ours, theirs: sides.theirs, isNote: isNote)
+            // The list of shares keeps every line of both sides where they overlap: two devices
+            // that shared at once both keep their share (a list in a conflict file would leave
+            // a share's files to the vault's repository).
+            result = try NoteMerge.merge(base: sides.base, ours: sides.ours, theirs: sides.theirs, isNote: isNote,
+                                         keepBoth: path == ShareList.fileName)
         } catch {
             throw GitError(function: "git_merge_file", code: .other(-1), message: error.message)
         }
         let merged = TreeFile(blob: try repository.createBlob(result.merged), mode: ours.mode)
-        guard let remote = result.remote else { return (merged, [], PathOutcome(kind: .merged, path: path)) }
+        guard let remote = result.remote, path != ShareList.fileName else { return (merged, [], PathOutcome(kind: .merged, path: path)) }
         let content = try repository.createBlob(ConflictFile.content(remote: remote, notePath: path, isNote: isNote))
         // A conflict file already holding these bytes (a merge redone after a crash) is reused.
         let conflictPath = ConflictFile.path(for: path, time: remoteTime, device: remoteDevice) { candidate in

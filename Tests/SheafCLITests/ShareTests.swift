@@ -341,6 +341,27 @@ import TestSupport
         #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") || $0.hasPrefix("Recipes/") || $0 == "Inbox/Ideas.md" })
     }
 
+    /// Both devices share a folder before either has synced: both lines of `.sheaf-shares` are
+    /// kept (no conflict file for the list), and neither share's notes reach the vault's remote.
+    @Test func twoDevicesSharingAtOnceKeepBothShares() throws {
+        let p = People()
+        let recipes = p.r.temp.path + "/recipes.git"
+        runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", recipes], in: p.r.temp.path)
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(CLI.run(["share", "Recipes", "--remote", recipes], in: p.r[1]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        let second = p.r.sync(1)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        for i in 0..<2 {
+            let listed = CLI.run(["shares"], in: p.r[i]).stdout
+            #expect(listed.contains("Trips/") && listed.contains("Recipes/"), "r\(i): \(listed)")
+            #expect(!CLI.snapshot(p.r[i]).keys.contains { ConflictName.isConflict($0) })
+        }
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") || $0.hasPrefix("Recipes/") })
+        #expect(p.r.identical(0, 1), "\(p.r.differences(0, 1))")
+    }
+
     @Test func aShareListFromARemoteIsCheckedLineByLine() {
         let text = """
         # comment
