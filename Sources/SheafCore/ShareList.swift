@@ -41,9 +41,15 @@ public struct Share: Sendable, Equatable, Hashable, Codable {
         VaultPath.join(mount, shareRelative)
     }
 
-    /// Whether a path of the share's repository may be there: a note share holds its one file.
+    /// Whether a path of the share's repository may be there: a note share holds its one file
+    /// and that note's conflict files (`<stem>.conflict-<time>-<device>.md`, beside it).
     public func admits(shareRelative: String) -> Bool {
-        !isNote || shareRelative == VaultPath.fileName(path)
+        guard isNote else { return true }
+        let name = VaultPath.fileName(path)
+        if shareRelative == name { return true }
+        let stem = VaultPath.stem(name)
+        return !shareRelative.contains("/") && shareRelative.hasPrefix(stem + ".conflict-")
+            && VaultPath.fileExtension(shareRelative) == VaultPath.fileExtension(name) && ConflictName.isConflict(shareRelative)
     }
 }
 

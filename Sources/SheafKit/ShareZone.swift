@@ -3,6 +3,7 @@
 // a note share, the folder holding the note, of which the repository holds that one file). Paths
 // of the share's repository are relative to that folder; the vault's are relative to its root.
 import Foundation
+import Glibc
 import SheafCore
 import SheafGit
 import SheafSync
@@ -35,7 +36,29 @@ struct ShareZone {
     /// unrelated to the share's).
     var joinedMarker: String { directory + "/joined" }
     var isJoined: Bool { FileManager.default.fileExists(atPath: joinedMarker) }
-    func markJoined() { FileManager.default.createFile(atPath: joinedMarker, contents: Data()) }
+    func markJoined() { _ = FileManager.default.createFile(atPath: joinedMarker, contents: Data()) }
+
+    /// The share's folder (or its note's folder) must be a real folder of the vault: no `..`,
+    /// `.git` or `.sheaf` on the way, no symlink on the way or at its end (a listed share is
+    /// synced content: it must not make Sheaf read or write outside the vault).
+    func checkPlace() throws(SheafError) {
+        if !share.mount.isEmpty {
+            if case .failure(let refusal) = VaultPathGuard.check(share.mount + "/x", in: vault.root) {
+                throw SheafError("the share's folder is not a safe place", path: share.mount, cause: refusal.description)
+            }
+            var info = stat()
+            if lstat(workTree, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                throw SheafError("the share's folder is a symlink or a file", path: share.mount,
+                                 hint: "a share lives in a real folder of the vault")
+            }
+        }
+        if share.isNote {
+            var info = stat()
+            if lstat(vault.absolute(share.path), &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw SheafError("the shared note is not a plain file", path: share.path)
+            }
+        }
+    }
 
     func open() throws(SheafError) -> Repository? {
         do { return try Repository.open(gitDirectory: gitDirectory, workTree: workTree) } catch {
@@ -45,9 +68,11 @@ struct ShareZone {
 
     func create() throws(SheafError) -> Repository {
         try? FileManager.default.removeItem(atPath: directory)  // what an interrupted join left
+        try checkPlace()
         do {
             try FileManager.default.createDirectory(atPath: workTree, withIntermediateDirectories: true)
             let repo = try Repository.create(gitDirectory: gitDirectory, workTree: workTree)
+            try AtomicFile.write(share.path + "\n", to: directory + "/path")
             try repo.addRemote(name: "origin", url: share.remote)
             return repo
         } catch let error as GitError {
@@ -60,15 +85,22 @@ struct ShareZone {
     /// What the share's remote may write, and what its files are.
     var scope: SyncScope {
         let share = share
+        guard share.isNote else { return SyncScope() }
         return SyncScope(refusal: { path in
             share.admits(shareRelative: path) ? nil : "outside the shared note \(share.path)"
         })
     }
 
-    /// Whether a path of the share's work tree (share-relative) is not the share's to commit.
+    /// Whether a path of the share's work tree (share-relative) is not the share's to commit:
+    /// reserved, outside a note share, or ignored by the vault's rules (`.gitignore`,
+    /// `.git/info/exclude`: what the vault keeps out of git, a share keeps out too).
     func excluded(_ path: String) -> Bool {
-        VaultPathGuard.isReserved(path) || !share.admits(shareRelative: path)
+        if VaultPathGuard.isReserved(path) || !share.admits(shareRelative: path) { return true }
+        return (try? vaultRepository?.isIgnored(share.vaultPath(path))) ?? false
     }
+
+    /// The vault's repository, for its ignore rules.
+    var vaultRepository: Repository?
 }
 
 /// What `sheaf shares` keeps about each share between runs, in `.sheaf/shares/<id>/state`.

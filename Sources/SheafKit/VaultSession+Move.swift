@@ -56,6 +56,12 @@ extension VaultSession {
     private func moveLocked(_ note: CatalogNote, to dest: String, _ proof: borrowing WriterLock) throws(SheafError) -> MoveReport {
         let target = try destination(for: note, dest)
         let from = note.path
+        if shareList().share(at: from)?.isNote == true {
+            // Its share is bound to its path: the other members' and devices' repositories would
+            // read the move as the note's deletion.
+            throw SheafError("a shared note stays where it is", path: from,
+                             hint: "edit it in place, or `sheaf unshare \(from)` first and share it again from its new place")
+        }
         guard target != from else { throw SheafError("the note is already there", path: target) }
         let fm = FileManager.default
         invalidate()  // what an earlier step of this command read may have changed before the lock
@@ -93,18 +99,10 @@ extension VaultSession {
         rewritten += others
         try writer.finish()
         removeEmptyFolders(above: from)
-        var shares = shareList()
+        // Into or out of a share, the file changes repository: each records its side when it commits.
+        let shares = shareList()
         if shares.share(holding: from) == nil && shares.share(holding: target) == nil {
             try stageMove(from: from, to: target)
-        } else if let shared = shares.share(at: from) {
-            // A shared note moved: its share follows it (the share's repository records a rename).
-            let old = zone(shared)
-            shares.remove(path: from)
-            let moved = Share(path: target, remote: shared.remote)
-            if shares.add(moved) == nil {
-                try? FileManager.default.moveItem(atPath: old.directory, toPath: zone(moved).directory)
-                try AtomicFile.write(shares.text, to: shareListPath)
-            }
         }
         try? fm.removeItem(atPath: moveJournal)
         invalidate()
@@ -210,18 +208,10 @@ extension VaultSession {
         _ = try rewriteLinks(to: from, movedTo: target, targets: catalog.linkTargets, notes: catalog.notes, writer: writer)
         try writer.finish()
         removeEmptyFolders(above: from)
-        var shares = shareList()
+        // Into or out of a share, the file changes repository: each records its side when it commits.
+        let shares = shareList()
         if shares.share(holding: from) == nil && shares.share(holding: target) == nil {
             try stageMove(from: from, to: target)
-        } else if let shared = shares.share(at: from) {
-            // A shared note moved: its share follows it (the share's repository records a rename).
-            let old = zone(shared)
-            shares.remove(path: from)
-            let moved = Share(path: target, remote: shared.remote)
-            if shares.add(moved) == nil {
-                try? FileManager.default.moveItem(atPath: old.directory, toPath: zone(moved).directory)
-                try AtomicFile.write(shares.text, to: shareListPath)
-            }
         }
         invalidate()
     }

@@ -69,10 +69,18 @@ extension VaultSession {
     func syncShare(_ zone: ShareZone, options: SyncOptions, mode: ShareSyncMode, fetched: PendingFetch?,
                    base: [TreeEntry]?) throws(SheafError) -> ShareRun {
         if !FileManager.default.fileExists(atPath: zone.workTree) { throw gone(zone.share) }
+        try zone.checkPlace()
         guard let repo = try zone.open() else {
             throw SheafError("the share's repository is gone", path: zone.share.path, hint: "run `sheaf sync` to join it again")
         }
         var run = ShareRun(path: zone.share.path)
+        if let actual = (try? repo.remoteURL("origin")) ?? nil, actual != zone.share.remote {
+            // A share's remote changes only by leaving and joining again: a list that names another
+            // (a hostile vault remote's edit) must not send the share's notes elsewhere.
+            emit(.warning(VaultWarning(path: zone.share.path, message: "the vault's list gives this share another remote ("
+                + RemoteURL.redacted(zone.share.remote) + "); it still syncs with " + RemoteURL.redacted(actual)
+                + "; to change it, `sheaf leave` and `sheaf join` again")))
+        }
         if FileManager.default.fileExists(atPath: zone.journal) {
             do { _ = try WorkTreeUpdate(repository: repo, workTree: zone.workTree, journal: zone.journal).resume() } catch {
                 throw SheafError("cannot finish the share's interrupted sync", path: zone.share.path, cause: "\(error)",
@@ -99,6 +107,12 @@ extension VaultSession {
             record.lastError = (error.isOffline ? "offline: " : "") + Self.summary(describe(error))
             record.save(zone.statePath)
             throw describe(error)
+        }
+        if unborn && run.pull?.kind == .remoteEmpty {
+            // Committing the files now would start a history of this device's own, which the
+            // owner's first push could never join.
+            throw SheafError("the share's remote holds nothing yet", path: RemoteURL.redacted(zone.share.remote),
+                             hint: "ask its owner to run `sheaf sync`; it is joined then")
         }
         run.committed = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: zone.share.isNote,
                                            settledFor: options.settledFor)
@@ -177,7 +191,10 @@ extension VaultSession {
                                                fallbackName: device)
             try repo.setReference("refs/heads/main", to: commit, message: "sheaf: the share's files as the vault had them")
             try repo.resetIndex(toCommit: commit, refreshing: [])
-            guard let fetched = try repo.fetch(remote: "origin", branch: "main", options: transfer) else { return }
+            guard let fetched = try repo.fetch(remote: "origin", branch: "main", options: transfer) else {
+                throw SheafError("the share's remote holds nothing yet", path: zone.share.path,
+                                 hint: "this device joins it on a later sync, once its owner's first push is there")
+            }
             try WorkTreeUpdate(repository: repo, workTree: zone.workTree, journal: zone.journal).run(from: commit, to: fetched)
         } catch let error as SheafError {
             throw error
@@ -240,7 +257,10 @@ extension VaultSession {
     }
 
     /// Shares this device syncs that the list no longer holds (unshared or left on another
-    /// device): their repositories go; the files stay, as the vault's.
+    /// device): their repositories go. A file of one that the vault's repository does not hold
+    /// and that is as the share's last commit has it goes too (an unshare brings the files back
+    /// through the vault; a line a hostile vault remote removed must not hand a share's files to
+    /// the vault's repository); an edited one stays, as the vault's.
     func dropUnlisted(_ list: ShareList) {
         let folder = vault.stateDirectory + "/shares"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
@@ -248,8 +268,22 @@ extension VaultSession {
             let name = (zone(share).directory as NSString).lastPathComponent
             return [name, name + ".join-base"]
         })
+        let vaultHead = (try? repository()?.head()?.id) ?? nil
         for name in names where !kept.contains(name) {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+            defer { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
+            guard let path = (try? String(contentsOfFile: folder + "/" + name + "/path", encoding: .utf8))?
+                    .trimmingCharacters(in: .newlines), !path.isEmpty else { continue }
+            let zone = zone(Share(path: path, remote: ""))
+            guard zone.isJoined, (try? zone.checkPlace()) != nil, let repo = try? zone.open(),
+                  let head = (try? repo.head()?.id) ?? nil, let files = try? repo.files(inCommit: head),
+                  let vaultRepo = try? repository() else { continue }
+            for (relative, file) in files where zone.share.admits(shareRelative: relative) && !file.isSymlink {
+                let inVault = zone.share.vaultPath(relative)
+                if let vaultHead, (try? vaultRepo.file(at: inVault, inCommit: vaultHead)) ?? nil != nil { continue }
+                let full = zone.workTree + "/" + relative
+                guard (try? Repository.blobID(ofFile: full)) == file.blob else { continue }
+                unlink(full)
+            }
         }
     }
 }

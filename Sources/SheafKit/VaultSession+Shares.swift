@@ -67,7 +67,11 @@ extension VaultSession {
         return ShareList(text: String(decoding: bytes, as: UTF8.self))
     }
 
-    func zone(_ share: Share) -> ShareZone { ShareZone(share: share, vault: vault) }
+    func zone(_ share: Share) -> ShareZone {
+        var zone = ShareZone(share: share, vault: vault)
+        zone.vaultRepository = (try? repository()) ?? nil
+        return zone
+    }
 
     /// `sheaf share PATH --remote URL`: PATH (a folder, or one note) leaves the vault's repository
     /// in one commit and becomes the first commit of its own repository, pushed to URL. Nothing on
@@ -145,21 +149,20 @@ extension VaultSession {
             if let reason = list.add(share) { throw SheafError("cannot join", path: path, cause: reason) }
             let zone = zone(share)
             _ = try zone.create()
+            // Listed before any file arrives: a join killed half way is finished by the next sync
+            // (never are the share's files left to the vault's repository).
+            let before = try? String(contentsOfFile: shareListPath, encoding: .utf8)
+            try AtomicFile.write(list.text, to: shareListPath)
             let run: ShareRun
             do throws(SheafError) {
                 run = try syncShare(zone, options: options, mode: .pull, fetched: nil, base: nil)
             } catch {
                 try? FileManager.default.removeItem(atPath: zone.directory)
+                if let before { try? AtomicFile.write(before, to: shareListPath) } else { unlink(shareListPath) }
                 throw error
-            }
-            if run.pull?.kind == .remoteEmpty {
-                try? FileManager.default.removeItem(atPath: zone.directory)
-                throw SheafError("the share's remote holds nothing yet", path: RemoteURL.redacted(remote),
-                                 hint: "ask its owner to run `sheaf sync`, then join again")
             }
             zone.markJoined()
             if let credential = plan.credential { try Self.approve(credential, for: plan.url, in: vault.root) }
-            try AtomicFile.write(list.text, to: shareListPath)
             var report = ShareReport(path: path, remote: RemoteURL.redacted(remote),
                                      files: run.pull?.changes.count ?? 0, pushed: true)
             report.vaultCommit = try commitSnapshot(proof)
@@ -181,7 +184,9 @@ extension VaultSession {
             let record = ShareRecord.load(zone.statePath)
             var ahead = 0, behind = 0
             var state: ShareStatus.State = .notJoined
+            var remote = share.remote
             if zone.isJoined, let repo = try? zone.open() {
+                if let actual = (try? repo.remoteURL("origin")) ?? nil { remote = actual }
                 let head = try? repo.head()?.id
                 let tracking = try? repo.referenceTarget("refs/remotes/origin/main")
                 if let head, let tracking, let counts = try? repo.aheadBehind(local: head, upstream: tracking) {
@@ -194,7 +199,7 @@ extension VaultSession {
                 if let error = record.lastError { state = error.hasPrefix("offline") ? .offline : .failing }
                 if conflictsByShare[share.path, default: 0] > 0 { state = .conflicts }
             }
-            return ShareStatus(path: share.path, remote: RemoteURL.redacted(share.remote), isNote: share.isNote, state: state,
+            return ShareStatus(path: share.path, remote: RemoteURL.redacted(remote), isNote: share.isNote, state: state,
                                ahead: ahead, behind: behind, conflicts: conflictsByShare[share.path, default: 0],
                                lastSync: record.lastSync, lastError: record.lastError)
         }
@@ -210,7 +215,11 @@ extension VaultSession {
             let zone = zone(share)
             var run = ShareRun(path: share.path)
             if zone.isJoined {
-                run = (try? syncShare(zone, options: options, mode: .sync, fetched: nil, base: nil)) ?? run
+                // A last sync; when it fails, the share's last changes stay here (as the vault's)
+                // and the command says so.
+                do throws(SheafError) { run = try syncShare(zone, options: options, mode: .sync, fetched: nil, base: nil) } catch {
+                    run.error = error
+                }
             }
             list.remove(path: share.path)
             try AtomicFile.write(list.text, to: shareListPath)
@@ -231,12 +240,15 @@ extension VaultSession {
             let share = try listedShare(target, in: list)
             let zone = zone(share)
             if removeFiles, zone.isJoined, let repo = try zone.open(), let head = try? repo.head()?.id {
-                // Only files the share's last commit holds as they are: an edit not synced stays.
-                if let unsynced = try? repo.workTreeChanges(), !unsynced.isEmpty {
+                let unsynced = ((try? repo.workTreeChanges()) ?? []).filter { !zone.excluded($0.path) }
+                if !unsynced.isEmpty {
                     throw SheafError("the share has changes not synced yet", path: share.path,
                                      details: unsynced.map { share.vaultPath($0.path) }.sorted(),
                                      hint: "run `sheaf sync` first, or leave without --remove-files")
                 }
+                // No longer joined before the first file goes: a leave killed half way is never
+                // synced as deletions (the next sync joins the share again and brings them back).
+                unlink(zone.joinedMarker)
                 for (path, _) in (try? repo.files(inCommit: head)) ?? [:] where share.admits(shareRelative: path) {
                     unlink(zone.workTree + "/" + path)
                 }

@@ -152,6 +152,15 @@ extension VaultSession {
             let joinBase = try? remoteCommit.flatMap { (theirs) throws(GitError) in
                 try repo.head().flatMap { (head) throws(GitError) in try repo.mergeBases(head.id, theirs).first }
             }
+            // Shares the remote's list adds: where this device last had their files is kept now,
+            // before the pull (a pull or push that fails, or a kill, must not lose it).
+            for share in incoming.shares where listed.share(at: share.path) == nil {
+                let file = zone(share).directory + ".join-base"
+                if let base = joinBase ?? nil, !FileManager.default.fileExists(atPath: file) {
+                    try? FileManager.default.createDirectory(atPath: vault.stateDirectory + "/shares", withIntermediateDirectories: true)
+                    try? AtomicFile.write(base + "\n", to: file)
+                }
+            }
             var handOverError: SheafError?
             let handOver = { () -> Void in
                 do throws(SheafError) { _ = try self.handOverSharedPaths(self.shareList()) } catch { handOverError = error }
@@ -243,8 +252,16 @@ extension VaultSession {
     func resumeInterruptedUpdate() throws(SheafError) -> Bool {
         guard FileManager.default.fileExists(atPath: syncJournal) else { return false }
         let repo = try requireRepository()
+        // The update a pull began keeps on disk what it kept then: the files of shares, by the
+        // list on disk and by the list of the commit it moves to (a hand-over half done).
+        var update = WorkTreeUpdate(repository: repo, workTree: vault.root, journal: syncJournal)
+        let target = (try? String(contentsOfFile: syncJournal, encoding: .utf8))?.split(separator: "\n").dropFirst().first.map(String.init)
+        let (listed, incoming) = (shareList(), shareList(inCommit: target, repo))
+        if !listed.shares.isEmpty || !incoming.shares.isEmpty {
+            update.keepOnDisk = { path in listed.share(holding: path) != nil || incoming.share(holding: path) != nil }
+        }
         do {
-            return try WorkTreeUpdate(repository: repo, workTree: vault.root, journal: syncJournal).resume()
+            return try update.resume()
         } catch {
             throw SheafError("cannot finish the interrupted sync", path: vault.root, cause: "\(error)",
                              hint: "nothing is lost: the merged commit is in git; run `sheaf sync` again")

@@ -214,13 +214,13 @@ public struct Syncer {
     /// checked again.
     private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
         var verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
-        if let scope {
+        if let refusal = scope?.refusal {
             // Checked on the whole tree: a note share's tree is one file.
             var entries = verdict.refused.isEmpty ? try repository.treeEntries(inCommit: target.commit) : verdict.safe
             var outside = false
             entries.removeAll { entry in
                 let path = String(decoding: entry.path, as: UTF8.self)
-                guard let reason = scope.refusal(path) else { return false }
+                guard let reason = refusal(path) else { return false }
                 verdict.refused.append(RefusedPath(path: path, reason: reason))
                 outside = true
                 return true

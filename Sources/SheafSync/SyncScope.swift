@@ -4,12 +4,13 @@
 // repository). Sync uses it on the remote's commit (a path the remote may not write is refused)
 // and on the work tree (a file handed to a share is never deleted from disk).
 public struct SyncScope: Sendable {
-    /// Why the remote may not write `path` (a share-relative path outside a note share), or nil.
-    public let refusal: @Sendable (String) -> String?
+    /// Why the remote may not write `path` (a share-relative path outside a note share), or nil;
+    /// nil when the remote may write anywhere (the whole tree is then not listed for it).
+    public let refusal: (@Sendable (String) -> String?)?
     /// Whether the file at `path` stays on disk when the commit drops it (handed over).
     public let keepOnDisk: @Sendable (String) -> Bool
 
-    public init(refusal: @escaping @Sendable (String) -> String? = { _ in nil },
+    public init(refusal: (@Sendable (String) -> String?)? = nil,
                 keepOnDisk: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.refusal = refusal
         self.keepOnDisk = keepOnDisk

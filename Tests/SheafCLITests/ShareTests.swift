@@ -78,6 +78,28 @@ import TestSupport
         #expect(p.r.file(0, "Trips/Lisbon/Budget.md").contains("before it knew of the share"))
     }
 
+    /// A pull killed while it moved the work tree to the commit that hands a folder to a share is
+    /// finished by the next command: it finished it without the hand-over's rule and deleted every
+    /// unedited file of the share (then the join pushed those deletions to everyone).
+    @Test func aHandOverPullKilledHalfWayIsFinishedWithoutDeletingTheSharedFiles() throws {
+        let p = People()
+        let before = p.files(p.r[1], under: "Trips")
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        // Device 1 fetched, wrote its journal (from, to) and was killed before touching a file.
+        p.r.git(1, ["fetch", "-q", "origin"])
+        let from = GitCLI.output(["rev-parse", "HEAD"], in: p.r[1]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let to = GitCLI.output(["rev-parse", "origin/main"], in: p.r[1]).trimmingCharacters(in: .whitespacesAndNewlines)
+        TestFile.write(from + "\n" + to + "\n", to: p.r[1] + "/.sheaf/sync-journal")
+        let resumed = CLI.run(["commit"], in: p.r[1])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(p.files(p.r[1], under: "Trips") == before, "every shared file is still there")
+        let synced = p.r.sync(1)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(p.files(p.r[1], under: "Trips") == before)
+        #expect(Set(p.tree(p.shareRemote).map { "Trips/" + $0 }) == Set(before.keys), "nothing was deleted in the share")
+    }
+
     @Test func twoPeopleEditAShareAndOverlappingEditsGiveAConflictFileInsideIt() throws {
         let p = People()
         #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
@@ -168,16 +190,37 @@ import TestSupport
         #expect(p.tree(p.shareRemote) == files)
     }
 
-    @Test func aSharedNoteMovedWithSheafTakesItsShareAlong() throws {
+    /// A shared note renamed with `sheaf mv` was seen by the owner's other device (which syncs its
+    /// shares with the list it has) as the note deleted: pushed, it deleted the note for everyone.
+    @Test func aSharedNoteIsNotMovedSoNoDeviceReadsTheMoveAsItsDeletion() throws {
         let p = People()
         #expect(CLI.run(["share", "Inbox/Ideas.md", "--remote", p.shareRemote], in: p.r[0]).status == 0)
         let moved = CLI.run(["mv", "Inbox/Ideas.md", "Work/Project ideas.md"], in: p.r[0])
-        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.status == 2)
+        #expect(moved.stderr.contains("a shared note stays where it is"), "\(moved.stderr)")
+        #expect(FileManager.default.fileExists(atPath: p.r[0] + "/Inbox/Ideas.md"))
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.tree(p.shareRemote) == ["Ideas.md"])
+    }
+
+    /// A note share's conflict files sit beside the note: the note share's own remote may write
+    /// them (they were refused as outside the note, and the remote side of the overlap was lost).
+    @Test func aNoteShareKeepsBothSidesOfAnOverlapInItsConflictFile() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Inbox/Ideas.md", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(CLI.run(["join", p.shareRemote, "From Alice"], in: p.bob).status == 0)
+        let bobNote = p.bob + "/From Alice/Ideas.md"
+        let firstLine = CLI.read(bobNote).split(separator: "\n", omittingEmptySubsequences: false).last { !$0.isEmpty }.map(String.init) ?? ""
+        TestFile.write(CLI.read(bobNote).replacingOccurrences(of: firstLine, with: firstLine + " (bob)"), to: bobNote)
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        p.r.edit(0, "Inbox/Ideas.md") { $0.replacingOccurrences(of: firstLine, with: firstLine + " (alice)") }
         let synced = p.r.sync(0)
-        #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(p.tree(p.shareRemote) == ["Project ideas.md"])
-        #expect(!p.tree(p.r.bare).contains("Work/Project ideas.md") && !p.tree(p.r.bare).contains("Inbox/Ideas.md"))
-        #expect(CLI.run(["shares"], in: p.r[0]).stdout.contains("Work/Project ideas.md"))
+        #expect(synced.status == 1, "\(synced.stdout)\(synced.stderr)")
+        let conflicts = CLI.snapshot(p.r[0]).filter { ConflictName.isConflict($0.key) }
+        #expect(conflicts.count == 1 && conflicts.keys.allSatisfy { $0.hasPrefix("Inbox/Ideas.conflict-") }, "\(conflicts.keys)")
+        #expect(conflicts.values.contains { String(decoding: $0, as: UTF8.self).contains("(bob)") })
+        #expect(p.r.file(0, "Inbox/Ideas.md").contains("(alice)"))
+        #expect(CLI.run(["sync"], in: p.bob).status == 1, "Bob sees the conflict file too")
     }
 
     /// A note share's remote may write its one note and nothing else: not a note beside it in the
@@ -360,6 +403,39 @@ import TestSupport
         }
         #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") || $0.hasPrefix("Recipes/") })
         #expect(p.r.identical(0, 1), "\(p.r.differences(0, 1))")
+    }
+
+    /// The vault's remote edits `.sheaf-shares`: a share's URL changed there must not send the
+    /// share's notes to another remote, and a line removed there must not hand the share's files
+    /// to the vault's repository (whose remote never had them).
+    @Test func aHostileVaultRemoteEditingTheShareListCannotRedirectOrTakeTheSharesNotes() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.sync(1).status == 0)
+        let attackerRemote = p.r.temp.path + "/attacker.git"
+        runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", attackerRemote], in: p.r.temp.path)
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
+        TestFile.write(CLI.read(attacker + "/.sheaf-shares").replacingOccurrences(of: p.shareRemote, with: attackerRemote),
+                       to: attacker + "/.sheaf-shares")
+        GitCLI.run(["commit", "-qam", "redirect"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        p.r.edit(1, "Trips/Trip ideas.md") { $0 + "r1's idea\n" }
+        _ = p.r.sync(1)  // shares first (the list it had), then the vault brings the new list
+        p.r.edit(1, "Trips/Trip ideas.md") { $0 + "r1's second idea\n" }
+        let redirected = p.r.sync(1)
+        #expect(redirected.stderr.contains("it still syncs with"), "\(redirected.stderr)")
+        #expect(p.tree(attackerRemote).isEmpty, "nothing went to the other remote")
+        #expect(GitCLI.output(["--git-dir=" + p.shareRemote, "show", "main:Trip ideas.md"], in: p.r.temp.path).contains("r1's second idea"))
+        // The line removed: the share's files are not given to the vault's repository.
+        GitCLI.run(["pull", "-q", "--no-rebase"], in: attacker)
+        TestFile.write("# no shares\n", to: attacker + "/.sheaf-shares")
+        GitCLI.run(["commit", "-qam", "unlist"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        _ = p.r.sync(1)
+        _ = p.r.sync(1)
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") }, "the vault's remote never gets the share's notes")
     }
 
     @Test func aShareListFromARemoteIsCheckedLineByLine() {
