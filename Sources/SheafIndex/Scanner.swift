@@ -7,6 +7,7 @@
 import Foundation
 import GRDB
 import SheafCore
+import SheafFiles
 
 /// What a scan did.
 public struct ScanReport: Sendable {

@@ -17,6 +17,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheafCore
 
 /// How a replacement ended.
 public enum WriteOutcome: Sendable, Equatable {

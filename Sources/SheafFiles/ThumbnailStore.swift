@@ -2,6 +2,7 @@
 // thumbnail size, so a renamed or copied attachment keeps its thumbnail and an edited one gets a
 // new one. Nothing here is needed to read a vault; `sheaf gc` removes what no attachment uses.
 import Foundation
+import SheafCore
 
 public struct ThumbnailStore: Sendable {
     public let folder: String

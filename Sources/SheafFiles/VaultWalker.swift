@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheafCore
 
 /// One file found by the walk, with the identity the index compares.
 public struct VaultFile: Sendable, Equatable {
