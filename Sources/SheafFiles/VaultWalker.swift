@@ -8,22 +8,6 @@ import Glibc
 #endif
 import SheafCore
 
-/// One file found by the walk, with the identity the index compares.
-public struct VaultFile: Sendable, Equatable {
-    public let path: String
-    public let size: Int
-    public let mtimeNanoseconds: Int64
-    public let inode: UInt64
-    public var isNote: Bool { VaultPath.isNote(path) }
-
-    public init(path: String, size: Int, mtimeNanoseconds: Int64, inode: UInt64) {
-        self.path = path
-        self.size = size
-        self.mtimeNanoseconds = mtimeNanoseconds
-        self.inode = inode
-    }
-}
-
 public struct VaultWalker {
     public let vault: Vault
     /// Answers whether a vault-relative path is ignored (`isDirectory` says which kind it is).

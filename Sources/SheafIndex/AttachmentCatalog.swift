@@ -5,7 +5,6 @@
 import Foundation
 import GRDB
 import SheafCore
-import SheafFiles
 
 /// Whether an attachment has its thumbnail.
 public enum ThumbnailState: String, Sendable, Codable {

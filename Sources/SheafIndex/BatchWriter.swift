@@ -3,7 +3,6 @@
 import Foundation
 import GRDB
 import SheafCore
-import SheafFiles
 
 /// Writes parsed notes into the catalog and the FTS table, one transaction per batch, with
 /// prepared statements and FTS rowids counted here (stored in `meta` once per batch).

@@ -3,7 +3,6 @@
 // `apply` (NoteIndex+ChangeSet.swift) both write through here; `BatchWriter` does the statements.
 import GRDB
 import SheafCore
-import SheafFiles
 
 extension NoteIndex {
     /// Reads `toRead` (on all cores), writes them to the catalog against the `stored` rows of

@@ -3,7 +3,6 @@
 // the table is emptied and every note's text indexed again from its file.
 import GRDB
 import SheafCore
-import SheafFiles
 
 extension NoteIndex {
     /// Whether dead FTS rows (of edited, renamed and removed notes whose old text was not at hand,

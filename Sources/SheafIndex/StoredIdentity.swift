@@ -2,7 +2,6 @@
 // inode), read with one statement, and the content hashes of only the rows a scan compares.
 import GRDB
 import SheafCore
-import SheafFiles
 
 /// A catalog row's file identity. The content hash is fetched only for the rows a scan compares
 /// (`storedHashes`): 100k hash strings allocated and freed were a tenth of a no-change scan.

@@ -7,7 +7,6 @@
 // that re-reads every note (LinkSchema), so the rows never follow older rules.
 import Foundation
 import SheafCore
-import SheafFiles
 
 extension VaultSession {
     /// The notes among `notes` with a link whose target `matches` (target as written, the linking

@@ -1,22 +1,9 @@
-// `.sheaf/thumbnails/`: a cache of thumbnails named by the git blob id of the attachment and the
-// thumbnail size, so a renamed or copied attachment keeps its thumbnail and an edited one gets a
-// new one. Nothing here is needed to read a vault; `sheaf gc` removes what no attachment uses.
+// The thumbnail cache on disk: whether a thumbnail is there, making the folder, and `sheaf gc`'s
+// deletion. What the files are named is SheafCore's `ThumbnailStore`.
 import Foundation
 import SheafCore
 
-public struct ThumbnailStore: Sendable {
-    public let folder: String
-
-    public init(vault: Vault) { folder = vault.stateDirectory + "/thumbnails" }
-
-    /// The store in `folder` (what a thumbnail helper is told).
-    public init(folder: String) { self.folder = folder }
-
-    /// The file a thumbnail of content `hash` at `size` px lives in (absolute).
-    public func path(hash: String, size: Int) -> String { folder + "/" + Self.fileName(hash: hash, size: size) }
-
-    public static func fileName(hash: String, size: Int) -> String { "\(hash)-\(size).jpg" }
-
+extension ThumbnailStore {
     public func exists(hash: String, size: Int) -> Bool { FileManager.default.fileExists(atPath: path(hash: hash, size: size)) }
 
     public func createFolder() throws(SheafError) {
