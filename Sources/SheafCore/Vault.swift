@@ -1,6 +1,7 @@
 // Where a vault is and what lives in it. A vault is a folder holding `.sheaf/`; it is found
 // from --vault, then SHEAF_VAULT, then by walking up from the working directory. An enclosing
-// git repository without `.sheaf/` is never taken for a vault.
+// git repository without `.sheaf/` is never taken for a vault. The layout is here; finding it on disk
+// is SheafFiles' Vault+Discovery.swift.
 import Foundation
 
 public struct Vault: Sendable {
