@@ -4,14 +4,17 @@
 //   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
-//                                 -> SheafCore -> CCmarkGFM (cmark-gfm)
-//                                              -> SheafText (no Foundation: lines, the note merge)
+//                                 -> SheafFiles (the vault on disk: every file read and write)
+//                                    -> SheafCore (the pure note model, no file system)
+//                                       -> CCmarkGFM (cmark-gfm)
+//                                       -> SheafText (no Foundation: lines, the note merge)
+//            (SheafSync, SheafIndex and SheafWatch reach SheafCore through SheafFiles too)
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
 //                     -> CAllocationWatch (whether an allocation failed under the helper's cap)
-//                                   -> SheafCore
+//                     -> SheafFiles (ThumbnailBatch) -> SheafCore
 //   sheaf-merge-file -> SheafText
 // Three executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
-// thumbnails (SheafCore/ThumbnailBatch.swift), so other commands never load the image library.
+// thumbnails (SheafFiles/ThumbnailBatch.swift), so other commands never load the image library.
 // `sheaf-merge-file` is git's merge driver without Foundation (it starts in a few milliseconds);
 // it hands what it cannot merge alone to `sheaf merge-file`.
 import PackageDescription
@@ -75,6 +78,14 @@ let package = Package(
             dependencies: ["SheafText", "CCmarkGFM", .product(name: "Yams", package: "Yams"), .product(name: "TOMLKit", package: "TOMLKit")],
             exclude: ["README.md"]
         ),
+        // The vault on disk: every file read and write of Sheaf's (the write path, the path guard,
+        // the walk, atomic files, blob ids of files, the thumbnail helper's wire); SheafCore stays
+        // the pure note model and touches no file (SheafCoreTests/CoreTouchesNoFilesTests).
+        .target(
+            name: "SheafFiles",
+            dependencies: ["SheafCore"],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SheafGit",
             dependencies: ["CGit2", "CGit2Loader"],
@@ -82,27 +93,27 @@ let package = Package(
         ),
         .target(
             name: "SheafIndex",
-            dependencies: ["SheafCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SheafCore", "SheafFiles", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["README.md"]
         ),
         .target(
             name: "SheafSync",
-            dependencies: ["SheafCore", "SheafGit"],
+            dependencies: ["SheafCore", "SheafFiles", "SheafGit"],
             exclude: ["README.md"]
         ),
         .target(
             name: "SheafMedia",
-            dependencies: ["CVips", "SheafCore"],
+            dependencies: ["CVips", "SheafCore", "SheafFiles"],
             exclude: ["README.md"]
         ),
         .target(
             name: "SheafWatch",
-            dependencies: ["SheafCore"],
+            dependencies: ["SheafCore", "SheafFiles"],
             exclude: ["README.md"]
         ),
         .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch"],
+            dependencies: ["SheafCore", "SheafFiles", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch"],
             exclude: ["README.md"]
         ),
         .target(
@@ -132,7 +143,7 @@ let package = Package(
         .target(name: "CAllocationWatch"),
         .executableTarget(
             name: "sheaf-thumbnailer",
-            dependencies: ["SheafMedia", "SheafCore", "CAllocationWatch"]
+            dependencies: ["SheafMedia", "SheafFiles", "CAllocationWatch"]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -143,8 +154,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SheafFilesTests",
+            dependencies: ["SheafFiles", "SheafCore", "TestSupport"]
+        ),
+        .testTarget(
             name: "SheafIndexTests",
-            dependencies: ["SheafIndex", "SheafCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SheafIndex", "SheafCore", "SheafFiles", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SheafSyncTests",
@@ -168,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafMediaTests",
-            dependencies: ["SheafMedia", "SheafCore", "MediaFixtures", "TestSupport"]
+            dependencies: ["SheafMedia", "SheafCore", "SheafFiles", "MediaFixtures", "TestSupport"]
         ),
         .testTarget(
             name: "SheafKitTests",

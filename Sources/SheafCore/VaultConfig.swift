@@ -24,14 +24,16 @@ public struct VaultConfig: Sendable {
         (values, problem, ignored) = Self.read(text)
     }
 
-    public static func load(_ vault: Vault) -> VaultConfig {
-        guard let data = FileManager.default.contents(atPath: vault.configPath) else { return VaultConfig(text: "") }
+    /// The settings a config file's bytes give: the defaults for a missing file (nil), and a
+    /// `problem` for bytes that are not UTF-8. (`VaultConfig.load` in SheafFiles reads the file.)
+    public init(contents data: Data?) {
+        guard let data else { self.init(text: ""); return }
         guard let text = String(data: data, encoding: .utf8) else {
-            var config = VaultConfig(text: "")
-            config.problem = "the file is not UTF-8"
-            return config
+            self.init(text: "")
+            problem = "the file is not UTF-8"
+            return
         }
-        return VaultConfig(text: text)
+        self.init(text: text)
     }
 
     public var text: String { lines.map { $0 + "\n" }.joined() }

@@ -6,7 +6,7 @@
 // would (the work tree is not touched, and the next status finds every file that differs from the
 // last commit), and the damaged file is kept beside it, never deleted.
 //
-// Whether the file is damaged is for the caller to judge from its bytes (SheafCore's
+// Whether the file is damaged is for the caller to judge from its bytes (SheafFiles'
 // GitIndexCheck: git's own checksum), since libgit2 1.5 also fails on indexes git reads fine.
 import CGit2
 import Foundation

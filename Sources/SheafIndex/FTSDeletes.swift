@@ -17,6 +17,7 @@
 import Foundation
 import GRDB
 import SheafCore
+import SheafFiles
 
 /// An FTS row to delete: its rowid and the text it was made from.
 struct FTSRow {

@@ -9,6 +9,7 @@
 import Foundation
 import GRDB
 import SheafCore
+import SheafFiles
 
 extension NoteIndex {
     /// Brings the catalog rows of the paths `changes` names up to date with the files, without

@@ -4,6 +4,7 @@
 // through a stem, a folded accent or a CJK bigram has exactly that marked.
 import Foundation
 import SheafCore
+import SheafFiles
 
 enum Snippet {
     static let width = 160

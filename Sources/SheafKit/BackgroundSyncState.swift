@@ -4,6 +4,7 @@
 // it names the watcher's pid, so a file left by a watcher that is gone is shown as history only.
 import Foundation
 import SheafCore
+import SheafFiles
 
 /// What the background sync last did and what it waits for (`.sheaf/watch-sync`).
 public struct BackgroundSyncState: Sendable, Equatable, Codable {

@@ -2,6 +2,7 @@
 // Until the index arrives this is how read commands see the vault; it is rebuilt per command.
 import Foundation
 import SheafCore
+import SheafFiles
 
 /// A note with the file facts the listing needs.
 public struct CatalogNote: Sendable {

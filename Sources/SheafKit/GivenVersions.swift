@@ -5,6 +5,7 @@
 // `kept` entries are kept, older ones dropped when the file passes `limit` bytes.
 import Foundation
 import SheafCore
+import SheafFiles
 
 struct GivenVersions {
     let file: String

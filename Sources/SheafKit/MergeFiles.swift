@@ -3,6 +3,7 @@
 // git pays only for the merge (issue 10: a merge driver's cost is mostly process start).
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafSync
 
 /// The note merge of three files outside any vault.

@@ -9,6 +9,7 @@ import Foundation
 import SheafCore
 #if canImport(Glibc)
 import Glibc
+import SheafFiles
 #endif
 
 enum ThumbnailerProcess {

@@ -7,6 +7,7 @@ import SheafCore
 import SheafIndex
 #if canImport(Glibc)
 import Glibc
+import SheafFiles
 #endif
 
 /// An attachment with the notes that link to it.

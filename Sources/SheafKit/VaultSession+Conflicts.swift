@@ -3,6 +3,7 @@
 // note, or keep both (the conflict file becomes an ordinary note beside the original).
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafSync
 
 /// A conflict file and the file it belongs to.

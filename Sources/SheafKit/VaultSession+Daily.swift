@@ -4,6 +4,7 @@
 // synced content: the folders and template paths they name pass the vault-path guard.
 import Foundation
 import SheafCore
+import SheafFiles
 
 /// Where daily notes go and how they are named.
 public struct DailyNoteSettings: Sendable, Equatable {

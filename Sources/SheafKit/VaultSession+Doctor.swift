@@ -6,6 +6,7 @@
 // every finding says how to fix it, and nothing here deletes or rewrites a note.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafIndex
 

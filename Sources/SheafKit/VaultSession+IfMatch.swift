@@ -6,6 +6,7 @@
 // editor saving during the write is merged in as well.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

@@ -7,6 +7,7 @@
 // command whose job is to update it (`sheaf index`) fails instead.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafIndex
 

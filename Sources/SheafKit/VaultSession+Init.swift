@@ -1,6 +1,7 @@
 // `sheaf init`: adopt a folder as a vault without changing any file in it.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 
 /// What `sheaf init` did.

@@ -1,6 +1,7 @@
 // `sheaf install-merge-driver`: plain `git merge` and `git pull` in this vault use the note merge.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 
 extension VaultSession {

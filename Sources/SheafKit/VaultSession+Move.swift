@@ -3,6 +3,7 @@
 // those links; the moved note's own links are re-pointed when its folder changes. The move is staged in git as `git mv` would.
 import Foundation
 import SheafCore
+import SheafFiles
 
 /// What `sheaf mv` did.
 public struct MoveReport: Sendable {

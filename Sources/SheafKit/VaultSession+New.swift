@@ -1,6 +1,7 @@
 // `sheaf new`: a note with id, title, created and tags, named after its title.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafIndex
 
 /// What `sheaf new` made.

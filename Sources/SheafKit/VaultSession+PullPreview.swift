@@ -6,6 +6,7 @@
 // (`Syncer.preview`): refused paths are reported, not previewed.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

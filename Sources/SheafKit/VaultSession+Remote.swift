@@ -5,6 +5,7 @@
 // URLs through `RemoteURL.redacted`.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

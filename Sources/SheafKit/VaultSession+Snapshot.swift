@@ -3,6 +3,7 @@
 // docs/sync.md, Commits) is written by `CommitMessage` (SheafSync), its one owner.
 import Glibc
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

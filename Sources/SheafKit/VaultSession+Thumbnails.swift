@@ -5,6 +5,7 @@
 // it has. Results go back to the index only for files that have not changed since they were read.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafIndex
 
 /// What a thumbnailing run did.

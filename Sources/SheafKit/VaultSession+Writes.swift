@@ -3,6 +3,7 @@
 // meanwhile), to a path that passed the vault-path guard.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafSync
 
 extension VaultSession {

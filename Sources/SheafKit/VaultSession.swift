@@ -2,6 +2,7 @@
 // and (read on first use) its catalog. Every command of the CLI goes through one of these.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafIndex
 

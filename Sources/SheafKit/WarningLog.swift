@@ -2,6 +2,7 @@
 // `.sheaf/warnings` remembers which (path, size, mtime, message) were already reported.
 import Foundation
 import SheafCore
+import SheafFiles
 
 struct WarningLog {
     let path: String

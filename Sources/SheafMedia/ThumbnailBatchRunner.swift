@@ -6,6 +6,7 @@
 // Each thumbnail is named by the content hash, so a renamed or copied file reuses the one it has.
 import Foundation
 import SheafCore
+import SheafFiles
 
 public enum ThumbnailBatchRunner {
     /// Runs `batch`, telling `emit` (from any thread, one call at a time) what it does.

@@ -6,6 +6,7 @@
 import CVips
 import Glibc
 import SheafCore
+import SheafFiles
 
 /// What the header of an image says, with the dimensions as displayed (EXIF orientation applied).
 public struct ImageInfo: Sendable, Equatable {

@@ -3,6 +3,7 @@
 // both stay) and which keeps a version it had to give up on as a conflict file beside the note.
 import Foundation
 import SheafCore
+import SheafFiles
 
 extension VaultFileWriter {
     /// The writer of a vault's (or work tree's) files at `root`.

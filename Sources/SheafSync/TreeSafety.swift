@@ -6,6 +6,7 @@
 // reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
 // work tree.
 import SheafCore
+import SheafFiles
 import SheafGit
 
 /// A path of a remote's commit that Sheaf did not take, and why.

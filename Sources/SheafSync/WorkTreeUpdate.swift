@@ -8,6 +8,7 @@
 // so a vault can never be stuck replaying an update that cannot finish.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 
 public struct WorkTreeUpdate {

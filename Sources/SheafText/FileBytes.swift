@@ -1,4 +1,4 @@
-// Whole files in and out with the C library alone: what SheafCore's `AtomicFile`, the CLI's
+// Whole files in and out with the C library alone: what SheafFiles' `AtomicFile`, the CLI's
 // output and the Foundation-free `sheaf-merge-file` share.
 #if canImport(Glibc)
 import Glibc

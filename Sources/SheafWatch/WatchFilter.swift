@@ -2,6 +2,7 @@
 // what a scan would find. Dot-names (`.git`, `.sheaf`, `.obsidian`, editors' `.swp` files) are
 // never followed, as the walk never enters them; the rest is the ignore predicate's to decide.
 import SheafCore
+import SheafFiles
 
 /// Decides which paths the watcher follows (folders it watches, files it reports).
 public struct WatchFilter {

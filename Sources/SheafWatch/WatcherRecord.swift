@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import SheafCore
+import SheafFiles
 
 /// The process that watches a vault.
 public struct WatcherRecord: Sendable, Equatable {

@@ -1,5 +1,5 @@
 // `sheaf-thumbnailer`: the only executable linked with libvips. `sheaf` runs it when a command
-// makes thumbnails (ThumbnailBatch.swift in SheafCore says how they talk), so no other command
+// makes thumbnails (ThumbnailBatch.swift in SheafFiles says how they talk), so no other command
 // pays for loading the image library, and untrusted images are decoded in a process of their own.
 //
 //   sheaf-thumbnailer batch REQUEST.json     one batch; one JSON line per event on stdout
@@ -7,7 +7,7 @@
 import CAllocationWatch
 import Foundation
 import Glibc
-import SheafCore
+import SheafFiles
 import SheafMedia
 
 /// This executable's own path, for running itself as the memory-capped helper of one image.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheafCore
+import SheafFiles
 import Testing
 @testable import SheafIndex
 

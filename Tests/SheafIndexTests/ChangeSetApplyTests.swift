@@ -1,5 +1,6 @@
 import Foundation
 import SheafCore
+import SheafFiles
 import Testing
 import TestSupport
 @testable import SheafIndex

@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import SheafCore
+import SheafFiles
 import Testing
 import TestSupport
 @testable import SheafIndex

@@ -3,6 +3,7 @@
 import Foundation
 import SheafCore
 import GRDB
+import SheafFiles
 import Testing
 @testable import SheafIndex
 

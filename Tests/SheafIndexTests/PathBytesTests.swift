@@ -8,6 +8,7 @@ import TestSupport
 @testable import SheafIndex
 #if canImport(Glibc)
 import Glibc
+import SheafFiles
 #endif
 
 @Suite struct PathBytesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SheafCore
 import GRDB
+import SheafFiles
 import Testing
 import TestSupport
 @testable import SheafIndex

@@ -6,6 +6,7 @@ import Foundation
 import TestSupport
 import SheafCore
 import GRDB
+import SheafFiles
 import Testing
 @testable import SheafIndex
 

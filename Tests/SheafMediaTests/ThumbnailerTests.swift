@@ -1,6 +1,7 @@
 import Foundation
 import MediaFixtures
 import SheafCore
+import SheafFiles
 import Testing
 import TestSupport
 @testable import SheafMedia

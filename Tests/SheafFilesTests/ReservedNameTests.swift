@@ -4,6 +4,7 @@
 import Testing
 import TestSupport
 @testable import SheafCore
+@testable import SheafFiles
 
 @Suite struct ReservedNameTests {
     /// The rule spelled out with strings, as the guard did before the shortcut.

@@ -17,6 +17,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheafCore
 
 /// How a replacement ended.
 public enum WriteOutcome: Sendable, Equatable {
@@ -43,7 +44,7 @@ public final class VaultFileWriter {
     public typealias KeepAside = (_ writer: VaultFileWriter, _ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String
 
     public let root: String
-    private let merge: Merge
+    let merge: Merge
     private let keepAside: KeepAside?
     /// Called between the identity check and the swap (tests: a save that lands just there).
     var beforeSwap: ((SafePath) -> Void)?
@@ -69,7 +70,7 @@ public final class VaultFileWriter {
     deinit { try? finish() }
 
     /// A version Sheaf swapped out, kept open until `finish()`.
-    private struct Displaced {
+    struct Displaced {
         let fd: Int32
         let path: SafePath
         let identity: FileIdentity
@@ -266,184 +267,6 @@ public final class VaultFileWriter {
         }
     }
 
-    private func replacing(_ path: SafePath, expected start: FileState, wanted first: [UInt8], mode: UInt32?,
-                           redo first_redo: @escaping Redo, reconciled startReconciled: Bool,
-                           prepared: Prepared?, owed: inout [Owed]) throws(SheafError) -> WriteOutcome {
-        var prepared = prepared
-        try VaultPathGuard.makeFolders(of: path, in: root)
-        let full = root + "/" + path.path
-        var expected = start
-        var wanted = first
-        var redo = first_redo
-        var reconciled = startReconciled
-        let giveUp = Date(timeIntervalSinceNow: Self.giveUpAfter)
-        /// The file is not what Sheaf read: the change is made again on what it holds now.
-        /// False when nothing is to be written (the redo declined).
-        func catchUp() throws(SheafError) -> Bool {
-            let current = try currentState(full, path: path.path)
-            if current.bytes != expected.bytes {  // else touched, not changed
-                guard let again = try redo(current.bytes) else { return false }
-                wanted = again
-                reconciled = true
-            }
-            expected = current
-            return true
-        }
-        for attempt in 0..<100 {
-            if attempt >= 3 && Date() > giveUp { break }
-            if attempt >= 3 {
-                // An editor saving in a tight loop: wait a moment (longer each time) for a gap.
-                usleep(UInt32.random(in: 500...UInt32(min(attempt, 20) * 1_000)))
-            }
-            if expected.bytes == wanted && expected.exists {
-                // Nothing to change, as long as the file is still what was read.
-                if let now = FileIdentity.of(path: full), now.matches(expected.identity) { return reconciled ? .reconciled : .unchanged }
-            }
-            let fileMode = mode.map { mode_t($0) } ?? expected.identity.map { mode_t($0.mode) } ?? 0o644
-            let temp: (path: String, fd: Int32)
-            if let ahead = prepared, ahead.bytes == wanted, ahead.mode == fileMode {
-                // Written ahead: synced now (its write-back started when it was prepared).
-                guard fsync(ahead.fd) == 0 else {
-                    throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(errno)))
-                }
-                ahead.taken = true
-                temp = (ahead.temp, ahead.fd)
-            } else {
-                temp = try writeTemporary(wanted, beside: full, mode: fileMode, path: path.path)
-            }
-            prepared = nil  // a second round writes afresh (an unused preparation deletes itself)
-            // The check right before the swap.
-            let now = FileIdentity.of(path: full)
-            beforeSwap?(path)
-            if !(now?.matches(expected.identity) ?? !expected.exists) {
-                unlink(temp.path); close(temp.fd)
-                guard try catchUp() else { return reconciled ? .reconciled : .unchanged }
-                continue
-            }
-            if !expected.exists {
-                let rc = Self.renameat2(temp.path, full, Self.noReplace)
-                let failure = errno
-                if rc != 0 && failure == EEXIST { unlink(temp.path); close(temp.fd); continue }  // appeared: go round
-                if rc != 0 && (failure == EINVAL || failure == ENOSYS) {
-                    let linked = link(temp.path, full) == 0
-                    unlink(temp.path); close(temp.fd)
-                    if linked { return finishOutcome(path, reconciled) }
-                    continue
-                }
-                unlink(temp.path); close(temp.fd)
-                guard rc == 0 else { throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(failure))) }
-                return finishOutcome(path, reconciled)
-            }
-            let ours = FileIdentity.of(descriptor: temp.fd)  // what Sheaf puts in place, as it puts it there
-            let rc = Self.renameat2(temp.path, full, Self.exchange)
-            let failure = errno
-            if rc != 0 {
-                if failure == ENOENT { unlink(temp.path); close(temp.fd); continue }  // deleted meanwhile: go round
-                if failure == EINVAL || failure == ENOSYS {
-                    // No exchange on this file system: a plain rename, checked just before.
-                    let renamed = rename(temp.path, full) == 0
-                    let e = errno
-                    close(temp.fd)
-                    guard renamed else { unlink(temp.path); throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(e))) }
-                    return finishOutcome(path, reconciled)
-                }
-                unlink(temp.path); close(temp.fd)
-                throw SheafError("cannot replace", path: path.path, cause: String(cString: strerror(failure)))
-            }
-            afterSwap?(path)
-            // The temporary name now holds what the target held at the instant of the swap.
-            // Sheaf's own file stays open until it is known where it went (its inode number
-            // cannot be handed to another file meanwhile).
-            let old = open(temp.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            let oldIdentity = old >= 0 ? FileIdentity.of(descriptor: old) : nil
-            if let oldIdentity, oldIdentity.matches(expected.identity), Self.holds(old, expected.bytes) {
-                close(temp.fd)
-                unlink(temp.path)
-                retire(Displaced(fd: old, path: path, identity: oldIdentity,
-                                 written: FileState(bytes: wanted, identity: ours), redo: redo, original: Self.kept(expected.bytes)))
-                return finishOutcome(path, reconciled)
-            }
-            // Someone saved (or put a folder or symlink there) between the check and the swap.
-            // Their version goes back at once: an editor that reloads the file must not find
-            // Sheaf's version without their save while Sheaf makes its change again (it would
-            // save on top of it, and their save would be gone).
-            if Self.renameat2(temp.path, full, Self.exchange) == 0 {
-                // The temporary name holds what the target held an instant ago: Sheaf's version,
-                // unless someone saved in that instant too.
-                let back = open(temp.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-                let backIdentity = back >= 0 ? FileIdentity.of(descriptor: back) : nil
-                if old >= 0 { close(old) }
-                let mine = FileIdentity.of(descriptor: temp.fd)
-                close(temp.fd)
-                if let backIdentity, let mine, backIdentity.device == mine.device && backIdentity.inode == mine.inode {
-                    unlink(temp.path)
-                    guard oldIdentity?.isRegularFile ?? true else {
-                        close(back)
-                        throw SheafError("will not replace", path: path.path, cause: "it became a folder or a symlink while Sheaf wrote it")
-                    }
-                    // Sheaf's own version: a writer that opened it in that instant may still
-                    // write into it; that write is folded in by `finish()`.
-                    retire(Displaced(fd: back, path: path, identity: ours ?? mine,
-                                     written: FileState(bytes: wanted, identity: ours), redo: { $0 }, original: Self.kept(wanted)))
-                    // Their version is in place again: the change is made again on it (now, not
-                    // by the next check, which a same-size save within one clock tick passes).
-                    guard try catchUp() else { return reconciled ? .reconciled : .unchanged }
-                    continue
-                }
-                // Someone put something there in that instant too, and it came back to Sheaf.
-                // Never deleted unread: a folder, a symlink or a file that cannot be read stays
-                // under the temporary name, and the write stops saying where it is.
-                let kept = String(temp.path.dropFirst(root.count + 1))
-                guard let backIdentity, backIdentity.isRegularFile else {
-                    if back >= 0 { close(back) }
-                    throw SheafError("will not replace", path: path.path, cause: "it changed twice while Sheaf wrote it",
-                                     hint: "what was there a moment ago is kept as \(kept)")
-                }
-                // A save made in that instant is in hand only: it is merged into every further
-                // try, and kept beside the file if the write ends otherwise.
-                let saved: [UInt8]
-                do throws(SheafError) { saved = try Self.readAll(back, path: path.path) } catch {
-                    close(back)
-                    throw SheafError("cannot read", path: path.path, cause: error.cause, hint: "a version saved a moment ago is kept as \(kept)")
-                }
-                unlink(temp.path)
-                retire(Displaced(fd: back, path: path, identity: backIdentity,
-                                 written: FileState(bytes: saved, identity: backIdentity), redo: { $0 }, original: Self.kept(saved)))
-                owed.append(Owed(bytes: saved, base: wanted))
-                let inner = redo, merge = self.merge, base = wanted
-                redo = { (current) throws(SheafError) in
-                    guard let current else { return try inner(saved) ?? saved }
-                    let both = merge(path.path, base, current, saved)
-                    return try inner(both) ?? both
-                }
-                expected = try currentState(full, path: path.path)
-                wanted = try redo(expected.bytes) ?? wanted
-                reconciled = true
-                continue
-            }
-            // It could not go back (the file was moved or deleted in that instant): their version
-            // is in hand, and Sheaf's is in place.
-            close(temp.fd)
-            let theirs = old >= 0 && (oldIdentity?.isRegularFile ?? false) ? (try? Self.readAll(old, path: path.path)) : nil
-            if old >= 0 { close(old) }
-            unlink(temp.path)
-            if let theirs { owed.append(Owed(bytes: theirs, base: expected.bytes)) }
-            let again = try redo(theirs) ?? theirs ?? wanted
-            // Write the folded version over Sheaf's, merging with anything saved after it.
-            let mine = wanted
-            let merge = self.merge
-            expected = FileState(bytes: mine, identity: ours)
-            wanted = again
-            redo = { (current) throws(SheafError) in
-                guard let current else { return again }
-                return merge(path.path, mine, current, again)
-            }
-            reconciled = true
-        }
-        throw SheafError("the file kept changing while Sheaf wrote it", path: path.path,
-                         hint: "nothing was lost; run the command again when the editor is idle")
-    }
-
     /// Without a `KeepAside`: `<stem>.unsaved-<pid>-<n><ext>` beside the file, never over one.
     private func keepBeside(_ path: SafePath, _ bytes: [UInt8]) throws(SheafError) -> String {
         let ext = VaultPath.fileExtension(path.path)
@@ -459,7 +282,7 @@ public final class VaultFileWriter {
         throw SheafError("cannot keep a version saved during the write", path: path.path)
     }
 
-    private func finishOutcome(_ path: SafePath, _ reconciled: Bool) -> WriteOutcome {
+    func finishOutcome(_ path: SafePath, _ reconciled: Bool) -> WriteOutcome {
         if reconciled { reconciledPaths.append(path.path) }
         return reconciled ? .reconciled : .written
     }
@@ -536,7 +359,7 @@ public final class VaultFileWriter {
         if let failure { throw failure }
     }
 
-    private func retire(_ d: Displaced) {
+    func retire(_ d: Displaced) {
         displaced.append(d)
         if displaced.count > maxOpen {
             let oldest = displaced.removeFirst()
@@ -601,7 +424,7 @@ public final class VaultFileWriter {
         }
     }
 
-    private func currentState(_ full: String, path: String) throws(SheafError) -> FileState {
+    func currentState(_ full: String, path: String) throws(SheafError) -> FileState {
         let fd = open(full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return .absent }
@@ -617,7 +440,7 @@ public final class VaultFileWriter {
 
     /// A synced temporary file beside `full`, open (its descriptor tells its identity later).
     /// Without `sync`, the disk write is only started (see `Prepared`).
-    private func writeTemporary(_ bytes: [UInt8], beside full: String, mode: mode_t, path: String, sync: Bool = true)
+    func writeTemporary(_ bytes: [UInt8], beside full: String, mode: mode_t, path: String, sync: Bool = true)
         throws(SheafError) -> (path: String, fd: Int32) {
         let temp = Self.temporaryName(beside: full)
         let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)

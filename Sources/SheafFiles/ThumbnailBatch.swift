@@ -7,6 +7,7 @@
 // known to have died on those), `work` once it knows how many thumbnails it will make, and a
 // `result` for every image.
 import Foundation
+import SheafCore
 
 /// A batch of images for the thumbnail helper.
 public struct ThumbnailBatch: Codable, Sendable {

@@ -3,6 +3,8 @@
 // 2.40+ writes indexes it cannot read (index.skipHash, split and sparse indexes), and rebuilding
 // those would drop their state on every commit. git's CLI is no judge either: `git ls-files`
 // lists a cut-off index without a word (checked with git 2.39). The file's own checksum is.
+import SheafCore
+
 public enum GitIndexCheck {
     /// Damaged: shorter than a header and a checksum, without the `DIRC` signature or a version
     /// git writes (2 to 4), or ending in a SHA-1 that is not the SHA-1 of the bytes before it.

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheafCore
 
 public struct FileIdentity: Sendable, Equatable, Hashable {
     public let device: UInt64

@@ -8,6 +8,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SheafCore
 
 /// Why a path was refused.
 public enum PathRefusal: Error, Sendable, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SheafCore
+@testable import SheafFiles
 
 /// Files written ahead (VaultFileWriter.prepare) for a later replace: used only for exactly the
 /// bytes and mode asked, and never left behind as temporary files.

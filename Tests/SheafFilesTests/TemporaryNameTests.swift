@@ -1,6 +1,7 @@
 // Where Sheaf's temporary files go: beside the file they replace, whatever shape its path has.
 import Foundation
 import SheafCore
+import SheafFiles
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@
 // printed for the same bytes.
 import Foundation
 import SheafCore
+import SheafFiles
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@
 // (a temporary file beside the target, fsync, then rename over it; the file's mode is kept), with
 // Sheaf's error messages. A user's file is never written here: those go through
 // `VaultFileWriter`, which checks that nobody saved meanwhile.
+import SheafCore
 
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws(SheafError) {

@@ -4,6 +4,7 @@ import TestSupport
 @testable import SheafCore
 #if canImport(Glibc)
 import Glibc
+@testable import SheafFiles
 #endif
 
 /// A line-union merge: every line of `current`, then Sheaf's lines it lacks.

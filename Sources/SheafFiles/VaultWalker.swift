@@ -6,22 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// One file found by the walk, with the identity the index compares.
-public struct VaultFile: Sendable, Equatable {
-    public let path: String
-    public let size: Int
-    public let mtimeNanoseconds: Int64
-    public let inode: UInt64
-    public var isNote: Bool { VaultPath.isNote(path) }
-
-    public init(path: String, size: Int, mtimeNanoseconds: Int64, inode: UInt64) {
-        self.path = path
-        self.size = size
-        self.mtimeNanoseconds = mtimeNanoseconds
-        self.inode = inode
-    }
-}
+import SheafCore
 
 public struct VaultWalker {
     public let vault: Vault

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SheafCore
+@testable import SheafFiles
 
 @Suite struct VaultPathGuardTests {
     @Test func pathsIntoDotGitOrDotSheafOrOutsideAreRefused() {
