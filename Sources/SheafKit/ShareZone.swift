@@ -5,6 +5,7 @@
 import Foundation
 import Glibc
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

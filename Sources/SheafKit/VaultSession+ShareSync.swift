@@ -5,6 +5,7 @@
 // pull newly lists are joined after it (the hand-over, see `joinListed`).
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 
@@ -72,6 +73,16 @@ extension VaultSession {
         try zone.checkPlace()
         guard let repo = try zone.open() else {
             throw SheafError("the share's repository is gone", path: zone.share.path, hint: "run `sheaf sync` to join it again")
+        }
+        // As for the vault's repository: the lock files a killed Sheaf left in the share's git
+        // folder are removed, other ones reported (VaultSession+WriterLock).
+        let session = zone.directory + "/git-session"
+        let locks = repo.beginLockSession(record: session)
+        defer { repo.endLockSession(record: session) }
+        if let held = locks.held.first {
+            throw SheafError("the share's git repository is locked", path: held.path,
+                             cause: "another git command is writing there, or one was killed",
+                             hint: "let that git command finish and run this again; if none is running, delete the file")
         }
         var run = ShareRun(path: zone.share.path)
         if let actual = (try? repo.remoteURL("origin")) ?? nil, actual != zone.share.remote {

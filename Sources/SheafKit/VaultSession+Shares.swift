@@ -5,6 +5,7 @@
 // share's repository is local state in `.sheaf/shares/` (ShareZone). docs/sharing.md has the model.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 

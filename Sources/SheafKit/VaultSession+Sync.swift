@@ -4,6 +4,7 @@
 // with exit code 75 when the remote cannot be reached (local commits are kept).
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafIndex
 import SheafSync

@@ -6,6 +6,7 @@
 // content but kept side by side, as binary files are. Nothing here touches the work tree.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 
 /// What a pull did to one path of the local vault.

@@ -2,6 +2,7 @@
 // (docs/json.md).
 import Foundation
 import SheafCore
+import SheafFiles
 
 /// One share in `sheaf shares --json`.
 public struct ShareStatusJSON: Codable, Sendable {

@@ -5,6 +5,7 @@
 // line is checked (a path the vault-path guard refuses, the vault's root, a URL with a password or
 // a control character, a share inside another) and a line that fails is left out with a reason.
 // One line per share keeps two devices' additions mergeable line by line.
+import SheafCore
 
 /// One share: a folder, or a single note, that syncs with its own remote.
 public struct Share: Sendable, Equatable, Hashable, Codable {
