@@ -14,8 +14,12 @@ public struct MarkdownScan: Sendable, Equatable {
     public var firstHeading: String?
     /// Every heading's text, in order (what `[[Note#Heading]]` names).
     public var headings: [String] = []
+    /// The 0-based body line of each heading in `headings` (where an editor jumps to it).
+    public var headingLines: [Int] = []
     /// Every block id (`^id` ending a line of text), what `[[Note#^id]]` names.
     public var blockIDs: [String] = []
+    /// The 0-based body line of each id in `blockIDs`.
+    public var blockIDLines: [Int] = []
     /// The first ~150 characters of plain text.
     public var snippet: String = ""
 
@@ -45,9 +49,10 @@ public struct MarkdownScan: Sendable, Equatable {
                     let text = atx > 0 ? Self.headingText(bytes, p, end)
                         : String(String(decoding: bytes[p..<end], as: UTF8.self).trimmingBlanks)
                     headings.append(text)
+                    headingLines.append(line)
                     if level == 1, atx == 1, firstHeading == nil, !bodyTextSeen { firstHeading = Self.readable(text) }
                 }
-                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id) }
+                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id); blockIDLines.append(line) }
                 Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag in
                     if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
                 }

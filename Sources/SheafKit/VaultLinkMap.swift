@@ -1,0 +1,179 @@
+// The vault's names and links as one snapshot of the index, for a client that asks many small
+// questions in a row (a language server: a completion per keystroke, diagnostics per edit):
+// notes with titles and aliases, every file as a link target, every link row. Taken from the
+// index once (`VaultSession.linkMap`), it answers from memory; the client takes a new one after
+// the watcher applied a batch. Links resolve by `LinkTargets`, the resolver `backlinks`, `mv`
+// and `doctor` use, and links are written by `LinkRewriter`'s rule, as `mv` writes them.
+import Foundation
+import SheafCore
+
+public struct VaultLinkMap: Sendable {
+    /// A note or file offered after `[[`.
+    public struct Candidate: Sendable, Equatable {
+        public let path: String
+        public let title: String
+        /// The title, file name or alias the query matched.
+        public let matched: String
+        /// What to write between `[[` and `]]`: the shortest target that reaches the file from
+        /// the linking note, with `|alias` when an alias matched.
+        public let linkText: String
+        public let isNote: Bool
+    }
+
+    public let vault: Vault
+    public let notes: [NoteSummary]
+    /// Every file of the vault, notes and attachments.
+    public let paths: [String]
+    let targets: LinkTargets
+    /// Every link row of the index: the linking note and the target as written.
+    let links: [(notePath: String, target: String)]
+    private let names: [Names]
+    private let byPath: [PathKey: Int]
+    private let anchors = AnchorCache()
+
+    /// One file's names as completion compares them (lower-cased once).
+    private struct Names: Sendable {
+        let path: String
+        let title: String
+        let summary: Int?
+        let keys: [(shown: String, lower: String, alias: Bool)]
+        let modified: Date
+    }
+
+    init(vault: Vault, notes: [NoteSummary], paths: [String], links: [(notePath: String, target: String)]) {
+        self.vault = vault
+        self.notes = notes
+        self.paths = paths
+        self.links = links
+        targets = LinkTargets(paths: paths)
+        var names: [Names] = []
+        var byPath: [PathKey: Int] = [:]
+        for (i, note) in notes.enumerated() {
+            byPath[PathKey(note.path)] = i
+            var keys = [(note.title, note.title.lowercased(), false)]
+            let stem = VaultPath.stem(note.path)
+            if stem != note.title { keys.append((stem, stem.lowercased(), false)) }
+            keys += note.aliases.map { ($0, $0.lowercased(), true) }
+            names.append(Names(path: note.path, title: note.title, summary: i, keys: keys, modified: note.modified))
+        }
+        for path in paths where !VaultPath.isNote(path) {
+            let name = VaultPath.fileName(path)
+            names.append(Names(path: path, title: name, summary: nil, keys: [(name, name.lowercased(), false)], modified: .distantPast))
+        }
+        self.names = names
+        self.byPath = byPath
+    }
+
+    /// The note at `path` (by its bytes), nil for an attachment or no file.
+    public func note(at path: String) -> NoteSummary? { byPath[PathKey(path)].map { notes[$0] } }
+
+    /// The file a link target reaches from the note at `notePath` (nil: none), as every command resolves it.
+    public func resolve(_ target: String, from notePath: String) -> String? {
+        target.isEmpty ? notePath : targets.resolve(target, from: notePath)
+    }
+
+    /// The shortest target that reaches `path` from the note at `notePath`, as Obsidian and `mv`
+    /// write one: the bare name (without `.md`) while it reaches the file, else the vault path.
+    public func linkText(to path: String, from notePath: String) -> String {
+        let name = VaultPath.isNote(path) ? VaultPath.stem(path) : VaultPath.fileName(path)
+        return LinkRewriter.wikiTarget(written: name, want: path, from: notePath, after: targets)
+    }
+
+    /// The notes (and, unless `notesOnly`, other files) whose title, file name or an alias matches
+    /// `query` (case ignored: whole name, then its start, a word's start, anywhere, then its letters
+    /// in order), best first, at most `limit`; an empty query lists the most recently modified notes.
+    public func candidates(_ query: String, from notePath: String, notesOnly: Bool = false, limit: Int = 50) -> [Candidate] {
+        let wanted = query.lowercased()
+        var scored: [(rank: Int, length: Int, names: Names, key: (shown: String, lower: String, alias: Bool))] = []
+        for names in names where !notesOnly || names.summary != nil {
+            var best: (Int, Int, (shown: String, lower: String, alias: Bool))?
+            for key in names.keys {
+                guard let rank = Self.rank(wanted, in: key.lower) else { continue }
+                let length = key.lower.utf8.count
+                if best == nil || (rank, length) < (best!.0, best!.1) { best = (rank, length, key) }
+            }
+            if let best { scored.append((best.0, best.1, names, best.2)) }
+        }
+        scored.sort { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            if wanted.isEmpty, a.names.modified != b.names.modified { return a.names.modified > b.names.modified }
+            if a.length != b.length { return a.length < b.length }
+            return a.names.path.utf8.lexicographicallyPrecedes(b.names.path.utf8)
+        }
+        return scored.prefix(limit).map { entry in
+            let target = linkText(to: entry.names.path, from: notePath)
+            return Candidate(path: entry.names.path, title: entry.names.title, matched: entry.key.shown,
+                             linkText: entry.key.alias ? target + "|" + entry.key.shown : target,
+                             isNote: entry.names.summary != nil)
+        }
+    }
+
+    /// How well `query` matches `name` (both lower-cased): 0 the whole name, 1 its start, 2 a
+    /// word's start, 3 anywhere, 4 its characters in order; nil not at all.
+    static func rank(_ query: String, in name: String) -> Int? {
+        if query.isEmpty { return 4 }
+        if name == query { return 0 }
+        if name.hasPrefix(query) { return 1 }
+        if let found = name.range(of: query) {
+            if found.lowerBound == name.startIndex { return 1 }
+            let before = name[name.index(before: found.lowerBound)]
+            return before.isLetter || before.isNumber ? 3 : 2
+        }
+        var rest = Substring(query)
+        for c in name where c == rest.first {
+            rest = rest.dropFirst()
+            if rest.isEmpty { return 4 }
+        }
+        return nil
+    }
+
+    /// The notes with a link that reaches `path`, in byte order of their paths (`backlinks`).
+    public func linkingNotes(to path: String) -> [String] {
+        let key = VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased()
+        var linking = Set<String>()
+        for link in links where VaultPath.withoutNoteExtension(VaultPath.fileName(link.target)).lowercased() == key
+            && resolve(link.target, from: link.notePath) == path {
+            linking.insert(link.notePath)
+        }
+        return linking.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The headings and block ids of the note at `path`, read from its file (once per snapshot).
+    public func outline(of path: String) -> NoteOutline? {
+        anchors.outline(path, vault: vault)
+    }
+
+    /// What is wrong with the links of `outline` (a note's text, saved or not), as `doctor`
+    /// reports it, and links whose name several files share. Links in `%% comments %%` are not
+    /// checked, as `doctor` does not.
+    public func problems(in outline: NoteOutline) -> [(link: NoteOutline.LinkSpan, problem: LinkProblem)] {
+        outline.links.filter { !$0.inComment }.compactMap { span in
+            let (_, problem) = LinkProblem.check(span.link, from: outline.path, targets: targets, ambiguity: true) { path in
+                // A link to a heading of its own note is checked against the text being edited.
+                let source = PathBytes.same(path, outline.path) ? outline : self.outline(of: path)
+                return source.map { LinkProblem.Anchors(headings: $0.headings.map(\.text), blockIDs: $0.blockIDs.map(\.id)) }
+            }
+            return problem.map { (span, $0) }
+        }
+    }
+
+    /// Outlines read from files, kept for the life of one snapshot (any thread).
+    private final class AnchorCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outlines: [PathKey: NoteOutline?] = [:]
+
+        func outline(_ path: String, vault: Vault) -> NoteOutline? {
+            lock.lock()
+            if let known = outlines[PathKey(path)] { lock.unlock(); return known }
+            lock.unlock()
+            var outline: NoteOutline?
+            if VaultPath.isNote(path), case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)) {
+                outline = NoteOutline(text: String(decoding: bytes, as: UTF8.self), path: path)
+            }
+            lock.lock()
+            outlines[PathKey(path)] = outline
+            lock.unlock()
+            return outline
+        }
+    }
+}

@@ -1,0 +1,83 @@
+// What a language server asks Kit (VaultLinkMap, NoteOutline, LinkProblem): completion candidates
+// with the link Obsidian would write, a note's headings and block ids with their lines, and the
+// checks `doctor` runs, on text that may never have been saved.
+import Foundation
+import SheafCore
+import Testing
+import TestSupport
+@testable import SheafKit
+
+@Suite struct KitLinkMapTests {
+    static func vault() throws -> KitVault {
+        let v = try KitVault()
+        try v.write("---\naliases: [Lisboa]\n---\n# Lisbon\n## Food\ntext ^menu\n## Pastéis & coffee!\n", "Trips/Lisbon.md")
+        try v.write("# Ideas\n", "Inbox/Ideas.md")
+        try v.write("# Ideas too\n", "Projects/Ideas.md")
+        try v.write("# Plan\n", "Plan.md")
+        try v.write("img", "Media/photo.png")
+        return v
+    }
+
+    @Test func completionOffersTitlesFileNamesAndAliasesWithTheShortestLink() throws {
+        let v = try Self.vault()
+        let map = try v.session().linkMap()
+        let lisbon = map.candidates("lis", from: "Plan.md")
+        #expect(lisbon.first?.path == "Trips/Lisbon.md")
+        #expect(lisbon.first?.linkText == "Lisbon")  // the bare name reaches it: no folder written
+        let alias = map.candidates("lisboa", from: "Plan.md")
+        #expect(alias.first?.linkText == "Lisbon|Lisboa")
+        // Two notes named Ideas: from the root the bare name reaches the shorter path, so the
+        // other is written as its vault path.
+        let ideas = Dictionary(uniqueKeysWithValues: map.candidates("ideas", from: "Plan.md").map { ($0.path, $0.linkText) })
+        #expect(ideas["Inbox/Ideas.md"] == "Ideas")
+        #expect(ideas["Projects/Ideas.md"] == "Projects/Ideas")
+        // From inside Projects, the bare name is Projects' own.
+        let fromProjects = Dictionary(uniqueKeysWithValues: map.candidates("ideas", from: "Projects/Plan.md").map { ($0.path, $0.linkText) })
+        #expect(fromProjects["Projects/Ideas.md"] == "Ideas")
+        #expect(map.candidates("photo", from: "Plan.md").first?.linkText == "photo.png")
+        #expect(map.candidates("zzzz", from: "Plan.md").isEmpty)
+    }
+
+    @Test func outlineGivesHeadingsAndBlocksWithTheirLinesInTheFile() throws {
+        let text = "---\ntitle: T\n---\n# One\ntext ^b1\n\n## Two ##\n[[X#Two]]\n"
+        let outline = NoteOutline(text: text, path: "T.md")
+        #expect(outline.headings == [.init(text: "One", level: 1, line: 3), .init(text: "Two", level: 2, line: 6)])
+        #expect(outline.blockIDs == [.init(id: "b1", line: 4)])
+        let link = try #require(outline.links.first)
+        let bytes = Array(text.utf8)
+        #expect(String(decoding: bytes[link.spanBytes], as: UTF8.self) == "X#Two")
+        #expect(outline.line(ofFragment: "two") == 6)
+        #expect(outline.line(ofFragment: "^B1") == 4)
+    }
+
+    @Test func problemsOfAnUnsavedBufferAreDoctorsFindingsAndAmbiguousNames() throws {
+        let v = try Self.vault()
+        let map = try v.session().linkMap()
+        let text = "# Draft\n[[Lisbon#Food]] [[Lisbon#pastéis coffee]] [[Lisbon#Nightlife]] [[Lisbon#^menu]] [[Lisbon#^nope]]\n[[Nowhere]] [[Ideas]] [[#Draft]] [[#Missing]]\n%% [[Hidden]] %%\n"
+        let problems = map.problems(in: NoteOutline(text: text, path: "Draft.md"))
+        let bytes = Array(text.utf8)
+        let found = problems.map { (String(decoding: bytes[$0.link.spanBytes], as: UTF8.self), $0.problem.kind) }
+        #expect(found.map(\.0) == ["Lisbon#Nightlife", "Lisbon#^nope", "Nowhere", "Ideas", "#Missing"])
+        #expect(found.map(\.1) == [.brokenHeading, .brokenBlock, .brokenLink, .ambiguousLink, .brokenHeading])
+        #expect(problems[3].problem.candidates == ["Inbox/Ideas.md", "Projects/Ideas.md"])
+    }
+
+    /// `doctor` answers through the same check: the buffer's findings are what it reports saved.
+    @Test func doctorReportsTheLinkProblemsAnEditorIsShown() throws {
+        let v = try Self.vault()
+        try v.write("# Draft\n[[Lisbon#Nightlife]] [[Nowhere]] [[Ideas]]\n", "Draft.md")
+        let findings = try v.session().doctor().filter { $0.path == "Draft.md" }
+        #expect(findings.map(\.kind) == [.brokenHeading, .brokenLink])
+        #expect(findings.map(\.line) == [2, 2])
+    }
+
+    @Test func backlinksFromTheMapAreTheIndexsBacklinks() throws {
+        let v = try Self.vault()
+        try v.write("# A\n[[Lisbon]] and [x](Trips/Lisbon.md)\n", "A.md")
+        try v.write("# B\n[[Trips/Lisbon#Food]]\n", "B.md")
+        let session = try v.session()
+        let map = try session.linkMap()
+        #expect(map.linkingNotes(to: "Trips/Lisbon.md") == ["A.md", "B.md"])
+        #expect(try session.backlinks(ofPath: "Trips/Lisbon.md") == map.linkingNotes(to: "Trips/Lisbon.md"))
+    }
+}
