@@ -1,6 +1,6 @@
 // Completion inside a wiki-link: after `[[` (or `![[`) the vault's notes and files by title, file
 // name or alias, inserting the shortest target that reaches the file, as Obsidian writes it;
-// after `[[Note#` the note's headings, after `[[Note#^` its block ids.
+// after `[[Note#` the note's headings, after `[[Note#^` its block ids. Elsewhere, after `#`, tags.
 import Foundation
 import SheafCore
 import SheafKit
@@ -43,7 +43,7 @@ extension LanguageServer {
         guard let (document, path) = document(params), let position = Position(params["position"]),
               let map = linkMap() else { return empty }
         let offset = document.byteOffset(of: position)
-        guard let context = Self.linkContext(document, at: offset) else { return empty }
+        guard let context = Self.linkContext(document, at: offset) else { return tagCompletion(document, offset: offset, map: map) ?? empty }
         let closed = document.bytes[offset...].starts(with: Array("]]".utf8))
         let close = closed ? "" : "]]"
         switch context {

@@ -20,18 +20,20 @@ extension LanguageServer {
     }
 
     /// Where a link leads: the file's URI and the line of its heading or block (0 without one).
-    func destination(of span: NoteOutline.LinkSpan, from path: String, map: VaultLinkMap) -> (uri: String, line: Int)? {
-        guard let target = map.resolve(span.target, from: path), let uri = uri(ofVaultPath: target) else { return nil }
-        guard let fragment = span.fragment, !fragment.isEmpty, let outline = map.outline(of: target) else { return (uri, 0) }
+    /// A fragment of the note being edited is looked up in its buffer (`current`), not its file.
+    func destination(of span: NoteOutline.LinkSpan, in current: NoteOutline, map: VaultLinkMap) -> (uri: String, line: Int)? {
+        guard let target = map.resolve(span.target, from: current.path), let uri = uri(ofVaultPath: target) else { return nil }
+        let outline = target == current.path ? current : map.outline(of: target)
+        guard let fragment = span.fragment, !fragment.isEmpty, let outline else { return (uri, 0) }
         return (uri, outline.line(ofFragment: fragment) ?? 0)
     }
 
     func definition(_ params: [String: Any]) -> Any {
-        guard let (document, path) = document(params), let position = Position(params["position"]),
+        guard let (document, _) = document(params), let position = Position(params["position"]),
               let map = linkMap() else { return NSNull() }
         guard let outline = self.outline(document),
               let span = Self.link(at: document.byteOffset(of: position), in: outline, bytes: document.bytes),
-              let (uri, line) = destination(of: span, from: path, map: map) else { return NSNull() }
+              let (uri, line) = destination(of: span, in: outline, map: map) else { return NSNull() }
         return ["uri": uri, "range": Position.lineRange(line)]
     }
 }

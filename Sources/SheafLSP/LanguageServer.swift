@@ -101,6 +101,11 @@ public final class LanguageServer: @unchecked Sendable {
             return NSNull()
         case "textDocument/completion": return completion(params)
         case "textDocument/definition": return definition(params)
+        case "textDocument/references": return references(params)
+        case "textDocument/hover": return hover(params)
+        case "textDocument/documentLink": return documentLinks(params)
+        case "textDocument/documentSymbol": return documentSymbols(params)
+        case "workspace/symbol": return workspaceSymbols(params)
         default: return nil
         }
     }
@@ -170,8 +175,13 @@ public final class LanguageServer: @unchecked Sendable {
         return [
             "capabilities": [
                 "textDocumentSync": ["openClose": true, "change": 1, "save": ["includeText": false]],
-                "completionProvider": ["triggerCharacters": ["[", "#", "^", "|"], "resolveProvider": false],
+                "completionProvider": ["triggerCharacters": ["[", "#", "^"], "resolveProvider": false],
                 "definitionProvider": true,
+                "referencesProvider": true,
+                "hoverProvider": true,
+                "documentLinkProvider": ["resolveProvider": false],
+                "documentSymbolProvider": true,
+                "workspaceSymbolProvider": true,
             ] as [String: Any],
             "serverInfo": ["name": "sheaf"],
         ]

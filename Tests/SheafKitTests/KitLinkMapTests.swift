@@ -80,4 +80,34 @@ import TestSupport
         #expect(map.linkingNotes(to: "Trips/Lisbon.md") == ["A.md", "B.md"])
         #expect(try session.backlinks(ofPath: "Trips/Lisbon.md") == map.linkingNotes(to: "Trips/Lisbon.md"))
     }
+
+    @Test func referencesGiveEachLinkingLineAndWhereTheLinkIsOnIt() throws {
+        let v = try Self.vault()
+        try v.write("---\nup: \"[[Lisbon]]\"\n---\n# A\nCafé — [[Lisbon#food]] and [[Lisbon]]\n", "A.md")
+        let map = try v.session().linkMap()
+        let all = map.references(to: "Trips/Lisbon.md")
+        #expect(all.map(\.line) == [1, 4, 4])
+        let body = all[1]
+        let text = Array(body.lineText.utf8)
+        #expect(String(decoding: text[body.columns], as: UTF8.self) == "Lisbon#food")
+        #expect(map.references(to: "Trips/Lisbon.md", heading: "Food").map(\.line) == [4])
+    }
+
+    @Test func previewGivesATitleAndFirstLinesOrAFilesSize() throws {
+        let v = try Self.vault()
+        let map = try v.session().linkMap()
+        let note = try #require(map.preview(of: "Trips/Lisbon.md", count: 2))
+        #expect(note.title == "Lisbon" && note.lines == ["# Lisbon", "## Food"])
+        #expect(map.preview(of: "Media/photo.png") == FilePreview(path: "Media/photo.png", title: "photo.png", lines: [], size: 3))
+        #expect(map.preview(of: "Gone.md") == nil)
+    }
+
+    @Test func tagsAreCountedAcrossNotesMostUsedFirst() throws {
+        let v = try Self.vault()
+        try v.write("# A\n#trip #food\n", "A.md")
+        try v.write("---\ntags: [Trip]\n---\n# B\n", "B.md")
+        try v.write("# C\n#trip\n", "C.md")
+        let tags = try v.session().linkMap().tags
+        #expect(tags.map(\.tag) == ["trip", "food"] && tags.map(\.count) == [3, 1])
+    }
 }

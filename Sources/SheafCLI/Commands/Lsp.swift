@@ -11,7 +11,7 @@ struct Lsp: ParsableCommand {
     static let configuration = CommandConfiguration.sheaf(
         commandName: "lsp",
         abstract: "Serve the vault to an editor (Language Server Protocol on stdin/stdout).",
-        discussion: "Started by the editor, not by hand: link completion, go to definition and diagnostics for broken links. See docs/lsp.md for the settings of Neovim, Helix, VS Code and Emacs.")
+        discussion: "Started by the editor, not by hand: link and tag completion, go to definition, references, hover, symbols and diagnostics for broken links. See docs/lsp.md for the settings of Neovim, Helix, VS Code and Emacs.")
 
     @OptionGroup var global: GlobalOptions
 
