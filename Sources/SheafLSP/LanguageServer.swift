@@ -85,7 +85,12 @@ public final class LanguageServer: @unchecked Sendable {
             replyError(id: id, code: -32600, "the server is shutting down")
             return
         }
-        if let result = respond(method, params) {
+        if method == "textDocument/rename" {
+            switch rename(params) {
+            case .success(let result): reply(id: id, result: result)
+            case .failure(let error): replyError(id: id, code: error.code, error.message)
+            }
+        } else if let result = respond(method, params) {
             reply(id: id, result: result)
         } else {
             replyError(id: id, code: -32601, "\(method) is not supported")
@@ -106,6 +111,7 @@ public final class LanguageServer: @unchecked Sendable {
         case "textDocument/documentLink": return documentLinks(params)
         case "textDocument/documentSymbol": return documentSymbols(params)
         case "workspace/symbol": return workspaceSymbols(params)
+        case "textDocument/codeAction": return codeActions(params)
         default: return nil
         }
     }
@@ -182,6 +188,8 @@ public final class LanguageServer: @unchecked Sendable {
                 "documentLinkProvider": ["resolveProvider": false],
                 "documentSymbolProvider": true,
                 "workspaceSymbolProvider": true,
+                "renameProvider": true,
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]],
             ] as [String: Any],
             "serverInfo": ["name": "sheaf"],
         ]

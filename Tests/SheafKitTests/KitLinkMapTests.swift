@@ -110,4 +110,33 @@ import TestSupport
         let tags = try v.session().linkMap().tags
         #expect(tags.map(\.tag) == ["trip", "food"] && tags.map(\.count) == [3, 1])
     }
+
+    /// The plan an editor applies is what `mv` writes: every text after the plan equals the file after `mv`.
+    @Test func movePlanIsWhatMvWritesAndWritesNothing() throws {
+        let v = try Self.vault()
+        try v.write("# A\n[[Lisbon]] and [[Lisbon#Food]] and [m](Trips/Lisbon.md)\n", "A.md")
+        try v.write("---\nup: \"[[Trips/Lisbon]]\"\n---\n# B\n", "B.md")
+        try v.write("# C\nnothing\n", "C.md")
+        let session = try v.session()
+        let plan = try session.movePlan("Trips/Lisbon.md", to: "Lisboa", texts: ["C.md": "# C\nunsaved [[Lisbon]]\n"])
+        #expect(plan.from == "Trips/Lisbon.md" && plan.to == "Trips/Lisboa.md")
+        #expect(plan.edits.map(\.path) == ["A.md", "B.md", "C.md"])
+        #expect(plan.edits[2].after == "# C\nunsaved [[Lisboa|Lisbon]]\n")  // the buffer's text, edited
+        #expect(v.read("C.md") == "# C\nnothing\n" && v.read("Trips/Lisbon.md") != nil)  // nothing written
+        _ = try session.move(try session.resolve("Trips/Lisbon.md"), to: "Lisboa")
+        for edit in plan.edits where edit.path != "C.md" { #expect(v.read(edit.path) == edit.after) }
+    }
+
+    @Test func linkFixesSpellTheFilesCaseAndPlaceANewNoteWhereTheLinkReachesIt() throws {
+        let v = try Self.vault()
+        let map = try v.session().linkMap()
+        #expect(map.spelling(of: "lisbon", reaching: "Trips/Lisbon.md", from: "Plan.md") == "Lisbon")
+        #expect(map.spelling(of: "trips/lisbon", reaching: "Trips/Lisbon.md", from: "Plan.md") == "Trips/Lisbon")
+        #expect(map.spelling(of: "Lisbon", reaching: "Trips/Lisbon.md", from: "Plan.md") == nil)
+        #expect(map.newNotePath(for: "Porto", from: "Trips/Plan.md") == "Porto.md")
+        #expect(map.newNotePath(for: "Trips/Porto", from: "Plan.md") == "Trips/Porto.md")
+        #expect(map.newNotePath(for: "../Porto", from: "Trips/Day/Plan.md") == "Trips/Porto.md")
+        #expect(map.newNotePath(for: "photo.jpg", from: "Plan.md") == nil)
+        #expect(map.newNotePath(for: "../../Out", from: "Plan.md") == nil)
+    }
 }
