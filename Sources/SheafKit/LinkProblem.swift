@@ -20,10 +20,16 @@ public struct LinkProblem: Sendable, Equatable {
     /// For an ambiguous link, every file the name could mean (the one it reaches first).
     public let candidates: [String]
 
-    /// The headings and block ids of a note, what a link's fragment is checked against.
+    /// The headings and block ids of a note, what a link's fragment is checked against, as the
+    /// keys they are compared by (made once per note, not once per link).
     struct Anchors: Sendable {
-        let headings: [String]
-        let blockIDs: [String]
+        let headingKeys: Set<String>
+        let blockKeys: Set<String>
+
+        init(headings: [String], blockIDs: [String]) {
+            headingKeys = Set(headings.map(LinkProblem.headingKey))
+            blockKeys = Set(blockIDs.map { $0.lowercased() })
+        }
     }
 
     /// Checks `link` in the note at `notePath`: returns the file it reaches (nil when none) and
@@ -37,11 +43,11 @@ public struct LinkProblem: Sendable, Equatable {
         if let fragment = link.fragment, !fragment.isEmpty, let target = anchors(resolved) {
             if fragment.hasPrefix("^") {
                 let id = String(fragment.dropFirst())
-                if !target.blockIDs.contains(where: { $0.lowercased() == id.lowercased() }) {
+                if !target.blockKeys.contains(id.lowercased()) {
                     return (resolved, LinkProblem(kind: .brokenBlock, message: "\(resolved) has no block ^\(id)",
                                                   fix: "add ` ^\(id)` at the end of the block in \(resolved), or fix the link", candidates: []))
                 }
-            } else if !Self.hasHeading(fragment, in: target.headings) {
+            } else if !target.headingKeys.contains(Self.headingKey(Self.lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment))) {
                 return (resolved, LinkProblem(kind: .brokenHeading, message: "\(resolved) has no heading \"\(Self.lastHeadingPart(fragment))\"",
                                               fix: "fix the link to one of the note's headings, or add the heading", candidates: []))
             }
@@ -58,12 +64,7 @@ public struct LinkProblem: Sendable, Equatable {
 
     /// Obsidian names a heading by its text; `#A#B` names B under A. It finds the heading with
     /// case, punctuation and blanks ignored (`#hasTag` opens the heading `` `hasTag()` ``), so
-    /// they are compared by their letters and digits alone.
-    static func hasHeading(_ fragment: String, in headings: [String]) -> Bool {
-        let wanted = headingKey(lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment))
-        return headings.contains { headingKey($0) == wanted }
-    }
-
+    /// they are compared by their letters and digits alone (`headingKey`).
     static func lastHeadingPart(_ fragment: String) -> String {
         String(fragment.split(separator: "#", omittingEmptySubsequences: true).last ?? Substring(fragment))
     }

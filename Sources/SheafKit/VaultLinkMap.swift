@@ -147,11 +147,15 @@ public struct VaultLinkMap: Sendable {
     /// reports it, and links whose name several files share. Links in `%% comments %%` are not
     /// checked, as `doctor` does not.
     public func problems(in outline: NoteOutline) -> [(link: NoteOutline.LinkSpan, problem: LinkProblem)] {
-        outline.links.filter { !$0.inComment }.compactMap { span in
+        var anchors: [PathKey: LinkProblem.Anchors?] = [:]
+        return outline.links.filter { !$0.inComment }.compactMap { span in
             let (_, problem) = LinkProblem.check(span.link, from: outline.path, targets: targets, ambiguity: true) { path in
+                if let known = anchors[PathKey(path)] { return known }
                 // A link to a heading of its own note is checked against the text being edited.
                 let source = PathBytes.same(path, outline.path) ? outline : self.outline(of: path)
-                return source.map { LinkProblem.Anchors(headings: $0.headings.map(\.text), blockIDs: $0.blockIDs.map(\.id)) }
+                let made = source.map { LinkProblem.Anchors(headings: $0.headings.map(\.text), blockIDs: $0.blockIDs.map(\.id)) }
+                anchors[PathKey(path)] = made
+                return made
             }
             return problem.map { (span, $0) }
         }

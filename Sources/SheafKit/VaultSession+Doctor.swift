@@ -99,6 +99,7 @@ extension VaultSession {
         var linksOut = Set<String>()  // notes that link to some other file
         var markers: [(path: String, line: Int)] = []
         let notesByPath = Dictionary(catalog.notes.map { ($0.path, $0.note) }, uniquingKeysWith: { a, _ in a })
+        var anchors: [String: LinkProblem.Anchors?] = [:]  // a linked note's headings, once
 
         for entry in catalog.notes {
             let note = entry.note
@@ -107,7 +108,10 @@ extension VaultSession {
             for link in note.links where !link.inComment {
                 linksOut.insert(entry.path)  // a note with a broken link does not "link to none"
                 let (resolved, problem) = LinkProblem.check(link, from: entry.path, targets: targets, ambiguity: false) { path in
-                    notesByPath[path].map { LinkProblem.Anchors(headings: $0.headings, blockIDs: $0.blockIDs) }
+                    if let known = anchors[path] { return known }
+                    let made = notesByPath[path].map { LinkProblem.Anchors(headings: $0.headings, blockIDs: $0.blockIDs) }
+                    anchors[path] = made
+                    return made
                 }
                 if let resolved, resolved != entry.path { linked.insert(resolved) }
                 // (the kinds doctor reports share their names with its own)

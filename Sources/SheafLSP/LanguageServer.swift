@@ -76,11 +76,13 @@ public final class LanguageServer: @unchecked Sendable {
         }
         let method = message["method"] as? String
         let params = message["params"] as? [String: Any] ?? [:]
-        guard let id = message["id"], !(id is NSNull) else {
+        // Ids are numbers or strings; kept as Swift's own, so the reply writes them back as they came.
+        guard let given = message["id"], !(given is NSNull) else {
             if let method { notify(method, params) }
             return  // a response to something the server asked: nothing waits for it
         }
         guard let method else { return }
+        let id: Any = (given as? String) ?? (given as? Int) ?? NSNull()
         if shutdownAsked && method != "shutdown" {
             replyError(id: id, code: -32600, "the server is shutting down")
             return

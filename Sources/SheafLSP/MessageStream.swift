@@ -60,7 +60,7 @@ final class MessageStream: @unchecked Sendable {
 
     /// Sends one message.
     func send(_ object: [String: Any]) {
-        guard let body = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else { return }
+        let body = JSONText.encode(object)
         var frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         frame.append(contentsOf: body)
         writeLock.lock()

@@ -69,6 +69,12 @@ async def test_completion_writes_the_vault_path_of_a_note_whose_name_another_not
     assert by_detail["Projects/Ideas.md"] == "Projects/Ideas]]"
 
 
+async def test_completion_in_a_front_matter_property_writes_the_link_inside_its_quotes(client: LanguageClient):
+    doc = open_note(client, VAULT, "Draft.md", '---\nup: "[[backup str"\n---\n# Draft\n')
+    items = await complete(client, doc, 1, len('up: "[[backup str'))
+    assert items[0].text_edit.new_text == "Backup strategy]]"
+
+
 async def test_completion_counts_positions_in_utf16_after_non_ascii_text(client: LanguageClient):
     line = "Café 𝄞 ναι [[Русск"
     doc = open_note(client, VAULT, "Languages/Draft.md", "# Draft\n" + line + "]] after\n")
