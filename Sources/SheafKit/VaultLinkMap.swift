@@ -31,13 +31,25 @@ public struct VaultLinkMap: Sendable {
     private let byPath: [PathKey: Int]
     private let anchors = AnchorCache()
 
-    /// One file's names as completion compares them (lower-cased once).
+    /// One file's names as completion compares them: lower-cased once, as UTF-8 bytes.
     private struct Names: Sendable {
         let path: String
         let title: String
         let summary: Int?
-        let keys: [(shown: String, lower: String, alias: Bool)]
+        let keys: [Key]
         let modified: Date
+    }
+
+    private struct Key: Sendable {
+        let shown: String
+        let lower: [UInt8]
+        let alias: Bool
+
+        init(_ shown: String, alias: Bool) {
+            self.shown = shown
+            lower = Array(shown.lowercased().utf8)
+            self.alias = alias
+        }
     }
 
     init(vault: Vault, notes: [NoteSummary], paths: [String], links: [(notePath: String, target: String)]) {
@@ -50,16 +62,18 @@ public struct VaultLinkMap: Sendable {
         var byPath: [PathKey: Int] = [:]
         for (i, note) in notes.enumerated() {
             byPath[PathKey(note.path)] = i
-            var keys = [(note.title, note.title.lowercased(), false)]
+            var keys = [Key(note.title, alias: false)]
             let stem = VaultPath.stem(note.path)
-            if stem != note.title { keys.append((stem, stem.lowercased(), false)) }
-            keys += note.aliases.map { ($0, $0.lowercased(), true) }
+            if stem != note.title { keys.append(Key(stem, alias: false)) }
+            keys += note.aliases.map { Key($0, alias: true) }
             names.append(Names(path: note.path, title: note.title, summary: i, keys: keys, modified: note.modified))
         }
         for path in paths where !VaultPath.isNote(path) {
             let name = VaultPath.fileName(path)
-            names.append(Names(path: path, title: name, summary: nil, keys: [(name, name.lowercased(), false)], modified: .distantPast))
+            names.append(Names(path: path, title: name, summary: nil, keys: [Key(name, alias: false)], modified: .distantPast))
         }
+        // In path order, so that the order of the list breaks ties between equal matches.
+        names.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         self.names = names
         self.byPath = byPath
     }
@@ -83,46 +97,54 @@ public struct VaultLinkMap: Sendable {
     /// `query` (case ignored: whole name, then its start, a word's start, anywhere, then its letters
     /// in order), best first, at most `limit`; an empty query lists the most recently modified notes.
     public func candidates(_ query: String, from notePath: String, notesOnly: Bool = false, limit: Int = 50) -> [Candidate] {
-        let wanted = query.lowercased()
-        var scored: [(rank: Int, length: Int, names: Names, key: (shown: String, lower: String, alias: Bool))] = []
-        for names in names where !notesOnly || names.summary != nil {
-            var best: (Int, Int, (shown: String, lower: String, alias: Bool))?
-            for key in names.keys {
+        let wanted = Array(query.lowercased().utf8)
+        var scored: [(rank: Int, length: Int, name: Int, key: Int)] = []
+        for (n, names) in names.enumerated() where !notesOnly || names.summary != nil {
+            var best: (rank: Int, length: Int, key: Int)?
+            for (k, key) in names.keys.enumerated() {
                 guard let rank = Self.rank(wanted, in: key.lower) else { continue }
-                let length = key.lower.utf8.count
-                if best == nil || (rank, length) < (best!.0, best!.1) { best = (rank, length, key) }
+                if best == nil || (rank, key.lower.count) < (best!.rank, best!.length) { best = (rank, key.lower.count, k) }
             }
-            if let best { scored.append((best.0, best.1, names, best.2)) }
+            if let best { scored.append((best.rank, best.length, n, best.key)) }
         }
         scored.sort { a, b in
             if a.rank != b.rank { return a.rank < b.rank }
-            if wanted.isEmpty, a.names.modified != b.names.modified { return a.names.modified > b.names.modified }
+            if wanted.isEmpty, names[a.name].modified != names[b.name].modified { return names[a.name].modified > names[b.name].modified }
             if a.length != b.length { return a.length < b.length }
-            return a.names.path.utf8.lexicographicallyPrecedes(b.names.path.utf8)
+            return a.name < b.name  // path order
         }
         return scored.prefix(limit).map { entry in
-            let target = linkText(to: entry.names.path, from: notePath)
-            return Candidate(path: entry.names.path, title: entry.names.title, matched: entry.key.shown,
-                             linkText: entry.key.alias ? target + "|" + entry.key.shown : target,
-                             isNote: entry.names.summary != nil)
+            let names = names[entry.name], key = names.keys[entry.key]
+            let target = linkText(to: names.path, from: notePath)
+            return Candidate(path: names.path, title: names.title, matched: key.shown,
+                             linkText: key.alias ? target + "|" + key.shown : target, isNote: names.summary != nil)
         }
     }
 
-    /// How well `query` matches `name` (both lower-cased): 0 the whole name, 1 its start, 2 a
-    /// word's start, 3 anywhere, 4 its characters in order; nil not at all.
-    static func rank(_ query: String, in name: String) -> Int? {
+    /// How well `query` matches `name` (both lower-cased UTF-8): 0 the whole name, 1 its start, 2
+    /// a word's start, 3 anywhere, 4 its bytes in order; nil not at all.
+    static func rank(_ query: [UInt8], in name: [UInt8]) -> Int? {
         if query.isEmpty { return 4 }
+        if query.count > name.count { return nil }
         if name == query { return 0 }
-        if name.hasPrefix(query) { return 1 }
-        if let found = name.range(of: query) {
-            if found.lowerBound == name.startIndex { return 1 }
-            let before = name[name.index(before: found.lowerBound)]
-            return before.isLetter || before.isNumber ? 3 : 2
+        if name.starts(with: query) { return 1 }
+        var best: Int?
+        let first = query[0]
+        var i = 1
+        while i + query.count <= name.count {
+            if name[i] == first && name[i..<(i + query.count)].elementsEqual(query) {
+                let before = name[i - 1]
+                let inWord = before >= 0x80 || (before >= 0x30 && before <= 0x39) || (before >= 0x61 && before <= 0x7A)
+                if !inWord { return 2 }
+                best = 3
+            }
+            i += 1
         }
-        var rest = Substring(query)
-        for c in name where c == rest.first {
-            rest = rest.dropFirst()
-            if rest.isEmpty { return 4 }
+        if let best { return best }
+        var q = 0
+        for byte in name where byte == query[q] {
+            q += 1
+            if q == query.count { return 4 }
         }
         return nil
     }

@@ -82,7 +82,8 @@ public final class LanguageServer: @unchecked Sendable {
             return  // a response to something the server asked: nothing waits for it
         }
         guard let method else { return }
-        let id: Any = (given as? String) ?? (given as? Int) ?? NSNull()
+        let id: Any
+        if let text = given as? String { id = text } else if let number = given as? Int { id = number } else { id = NSNull() }
         if shutdownAsked && method != "shutdown" {
             replyError(id: id, code: -32600, "the server is shutting down")
             return
