@@ -53,7 +53,7 @@ extension LanguageServer {
                 let detail = candidate.path == candidate.matched ? "" : candidate.path
                 return [
                     "label": candidate.matched.shown(),
-                    "kind": candidate.isNote ? 17 : 17,  // File
+                    "kind": 17,  // File
                     "detail": detail.shown(),
                     "sortText": String(format: "%05d", i),
                     "filterText": query.isEmpty ? candidate.matched.inert : query,
@@ -76,7 +76,7 @@ extension LanguageServer {
                 guard wanted.isEmpty || name.lowercased().contains(wanted) else { return nil }
                 return [
                     "label": name.shown(),
-                    "kind": block ? 18 : 15,  // Reference, Snippet-free heading as Text
+                    "kind": block ? 18 : 1,  // Reference for a block, Text for a heading
                     "sortText": String(format: "%05d", i),
                     "filterText": name.inert,
                     "textEdit": ["range": range, "newText": name.inert + close],

@@ -155,6 +155,13 @@ async def test_hostile_text_neither_crashes_the_server_nor_reaches_replies_raw(c
     evil = next(i for i in items if i.detail == "Inbox/Hostile.md")
     assert not any(ord(c) < 0x20 for c in evil.label + evil.text_edit.new_text), evil.label
     assert "$(touch pwned)" in evil.label
+    # A note whose bytes are not UTF-8 is offered, followed and checked as every command reads it.
+    doc = open_note(client, VAULT, "Bad probe.md", "[[Bad bytes]] [[bad by")
+    items = await complete(client, doc, 0, len("[[Bad bytes]] [[bad by"))
+    assert items[0].detail == "Inbox/Bad bytes.md" and items[0].text_edit.new_text == "Bad bytes]]"
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc), position=types.Position(line=0, character=4)))
+    assert found.uri == uri(VAULT, "Inbox/Bad bytes.md")
     # Still answering.
     doc = open_note(client, VAULT, "After.md", "[[Backup str")
     assert (await complete(client, doc, 0, len("[[Backup str")))[0].label == "Backup strategy"
