@@ -1,11 +1,13 @@
 # The end-to-end suite of `sheaf lsp`: pytest-lsp starts the real server (the `sheaf` that
 # SHEAF_BIN names, else this checkout's debug build) and speaks the protocol to it as an editor
 # does, on a copy of the samples vault made by `sheaf init`.
+import atexit
 import os
 import pathlib
 import shutil
 import subprocess
 import tempfile
+import time
 
 import pytest
 import pytest_lsp
@@ -32,6 +34,14 @@ def make_vault(name: str) -> pathlib.Path:
 # One vault the read-only tests share, and one the tests that change files use.
 VAULT = make_vault("read")
 CHANGING = make_vault("changing")
+# A vault that `sheaf watch` watches already: the server leaves the watching to it.
+WATCHED = make_vault("watched")
+WATCHER_LOG = WATCHED.parent / "watch.log"
+with open(WATCHER_LOG, "w") as log:
+    WATCHER = subprocess.Popen([SHEAF, "watch", "--no-sync", "--vault", str(WATCHED)], stdout=subprocess.DEVNULL, stderr=log)
+atexit.register(lambda: (WATCHER.terminate(), WATCHER.wait()))
+while "watching" not in WATCHER_LOG.read_text() and WATCHER.poll() is None:
+    time.sleep(0.02)  # its first line says it watches
 
 
 def uri(vault: pathlib.Path, path: str) -> str:
@@ -58,5 +68,12 @@ async def client(lsp_client: LanguageClient):
 @pytest_lsp.fixture(config=server(CHANGING))
 async def changing(lsp_client: LanguageClient):
     await start(lsp_client, CHANGING)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=server(WATCHED))
+async def watched(lsp_client: LanguageClient):
+    await start(lsp_client, WATCHED)
     yield
     await lsp_client.shutdown_session()

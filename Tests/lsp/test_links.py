@@ -7,7 +7,7 @@ import time
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import CHANGING, VAULT, uri
+from conftest import CHANGING, VAULT, WATCHED, uri
 
 
 def open_note(client: LanguageClient, vault: pathlib.Path, path: str, text: str, version: int = 1) -> str:
@@ -175,3 +175,18 @@ async def test_a_note_written_on_disk_is_offered_once_the_watcher_indexed_it(cha
     await diagnostics(changing, doc, lambda d: d == [])
     items = await complete(changing, open_note(changing, CHANGING, "Draft2.md", "[[zanz"), 0, len("[[zanz"))
     assert items[0].text_edit.new_text == "Zanzibar]]"
+
+
+async def test_with_sheaf_watch_running_the_server_answers_from_its_index(watched: LanguageClient):
+    doc = open_note(watched, WATCHED, "Draft.md", "[[Madeira]]\n")
+    await diagnostics(watched, doc, lambda d: [x.code for x in d] == ["broken-link"])
+    (WATCHED / "Trips" / "Madeira.md").write_text("# Madeira\n")
+    probe = open_note(watched, WATCHED, "Draft2.md", "[[madei")
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        items = await complete(watched, probe, 0, len("[[madei"))
+        if items and items[0].text_edit.new_text == "Madeira]]":
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the note sheaf watch indexed is not offered")
