@@ -25,6 +25,15 @@ public struct FilePreview: Sendable, Equatable {
     public let lines: [String]
     /// The file's size in bytes.
     public let size: Int
+    /// An image's size in pixels, once a thumbnailing command read it.
+    public var pixels: (width: Int, height: Int)? = nil
+    /// An image's thumbnail (absolute path), when it is made.
+    public var thumbnail: String? = nil
+
+    public static func == (a: FilePreview, b: FilePreview) -> Bool {
+        a.path == b.path && a.title == b.title && a.lines == b.lines && a.size == b.size
+            && a.pixels?.width == b.pixels?.width && a.pixels?.height == b.pixels?.height && a.thumbnail == b.thumbnail
+    }
 }
 
 extension VaultLinkMap {
@@ -67,13 +76,19 @@ extension VaultLinkMap {
     }
 
     /// The title and first `count` lines with text of the note at `path` (front-matter left
-    /// out), or the name and size of another file; nil when there is no such file.
+    /// out), or the name and size of another file (an image's pixels and thumbnail as the index
+    /// has them); nil when there is no such file.
     public func preview(of path: String, count: Int = 8) -> FilePreview? {
         var info = stat()
         guard stat(vault.absolute(path), &info) == 0 else { return nil }
         let size = Int(info.st_size)
         guard VaultPath.isNote(path), case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)) else {
-            return FilePreview(path: path, title: VaultPath.fileName(path), lines: [], size: size)
+            var preview = FilePreview(path: path, title: VaultPath.fileName(path), lines: [], size: size)
+            if let image = images[PathKey(path)] {
+                if let width = image.width, let height = image.height { preview.pixels = (width, height) }
+                preview.thumbnail = image.thumbnail.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+            }
+            return preview
         }
         let note = Note(path: path, bytes: bytes)
         let lines = note.body.split(separator: "\n", omittingEmptySubsequences: true)

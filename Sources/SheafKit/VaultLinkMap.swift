@@ -27,6 +27,14 @@ public struct VaultLinkMap: Sendable {
     let targets: LinkTargets
     /// Every link row of the index: the linking note and the target as written.
     let links: [(notePath: String, target: String)]
+    /// An attachment's size in pixels and thumbnail, as the index records them.
+    struct Image: Sendable {
+        let width: Int?
+        let height: Int?
+        /// The thumbnail's absolute path (it may not be made yet).
+        let thumbnail: String?
+    }
+    let images: [PathKey: Image]
     private let names: [Names]
     private let byPath: [PathKey: Int]
     private let anchors = AnchorCache()
@@ -52,8 +60,10 @@ public struct VaultLinkMap: Sendable {
         }
     }
 
-    init(vault: Vault, notes: [NoteSummary], paths: [String], links: [(notePath: String, target: String)]) {
+    init(vault: Vault, notes: [NoteSummary], paths: [String], links: [(notePath: String, target: String)],
+         images: [PathKey: Image] = [:]) {
         self.vault = vault
+        self.images = images
         self.notes = notes
         self.paths = paths
         self.links = links

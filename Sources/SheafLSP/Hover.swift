@@ -1,5 +1,5 @@
 // Hover on a link: the note it reaches, its title and first lines; for another file (an image),
-// its name and size.
+// its name and size, an image's pixels and its thumbnail (shown, and its path) once made.
 import Foundation
 import SheafCore
 import SheafKit
@@ -14,6 +14,10 @@ extension LanguageServer {
         var text = "**\(Self.markdownEscaped(preview.title.inert))**  \n`\(preview.path.inert.replacingOccurrences(of: "`", with: "'"))`"
         if preview.lines.isEmpty {
             text += "  \n\(preview.size) bytes"
+            if let pixels = preview.pixels { text += ", \(pixels.width) × \(pixels.height) px" }
+            if let thumbnail = preview.thumbnail {
+                text += "\n\n![thumbnail](\(DocumentURI.uri(thumbnail)))  \nthumbnail: `\(thumbnail.inert)`"
+            }
         } else {
             text += "\n\n" + preview.lines.map(\.inert).joined(separator: "\n")
         }

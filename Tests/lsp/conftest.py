@@ -19,7 +19,8 @@ SHEAF = os.environ.get("SHEAF_BIN") or str(ROOT / ".build" / "debug" / "sheaf")
 
 
 def make_vault(name: str) -> pathlib.Path:
-    """A copy of samples/ made a vault by `sheaf init` (its own git repository and index)."""
+    """A copy of samples/ made a vault by `sheaf init` (its own git repository and index) and
+    indexed by `sheaf index` (which makes the images' thumbnails)."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix=f"sheaf-lsp-{name}-")) / "vault"
     shutil.copytree(ROOT / "samples", folder, symlinks=True)
     # Hostile notes: a title with an escape sequence, a bell and shell syntax; bytes that are not UTF-8.
@@ -28,6 +29,7 @@ def make_vault(name: str) -> pathlib.Path:
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run([SHEAF, "init", str(folder)], check=True, capture_output=True, env=env)
+    subprocess.run([SHEAF, "index"], check=True, capture_output=True, env=env, cwd=folder)  # thumbnails too
     return folder
 
 

@@ -1,5 +1,7 @@
 # `sheaf lsp` for finding one's way: references (backlinks with the linking line, links to a
 # heading), hover, document links, document and workspace symbols, and tag completion.
+import pathlib
+
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -58,6 +60,12 @@ async def test_hover_shows_the_notes_title_and_first_lines_and_a_files_size(clie
     size = (VAULT / "Projects/Garden shed/shed plan.svg").stat().st_size
     assert f"{size} bytes" in hover.contents.value
     assert await client.text_document_hover_async(types.HoverParams(**at(doc, 1, 0))) is None
+    # An image `sheaf init` indexed: its pixels and its thumbnail, shown and named.
+    doc = open_note(client, VAULT, "Recipes/Baking/Draft.md", "![[focaccia crumb.jpg]]\n")
+    hover = await client.text_document_hover_async(types.HoverParams(**at(doc, 0, 6)))
+    assert " px" in hover.contents.value, hover.contents.value
+    thumbnail = hover.contents.value.split("thumbnail: `")[1].split("`")[0]
+    assert pathlib.Path(thumbnail).is_file() and "/.sheaf/thumbnails/" in thumbnail
 
 
 async def test_document_links_point_every_link_at_its_file(client: LanguageClient):
