@@ -38,6 +38,18 @@ async def test_rename_is_mvs_rewrite_of_every_linking_note_then_the_file(client:
     assert (VAULT / "Projects/Sheaf sync/Open questions.md").exists()
 
 
+async def test_rename_on_the_notes_own_text_moves_it_and_mends_its_backlinks(client: LanguageClient):
+    path = "Projects/Home server/Backup strategy.md"
+    text = (VAULT / path).read_text()
+    doc = open_note(client, VAULT, path, text)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=doc), position=types.Position(line=0, character=0), new_name="Archive/Backups"))
+    renames = [(c.old_uri, c.new_uri) for c in edit.document_changes if isinstance(c, types.RenameFile)]
+    assert renames == [(doc, uri(VAULT, "Archive/Backups.md"))]
+    edited = {c.text_document.uri for c in edit.document_changes if isinstance(c, types.TextDocumentEdit)}
+    assert uri(VAULT, "Projects/Home server/Setup log.md") in edited
+
+
 async def test_rename_onto_an_existing_note_is_refused(client: LanguageClient):
     doc = open_note(client, VAULT, "Draft.md", "[[Open questions]]\n")
     try:

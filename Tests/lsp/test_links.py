@@ -94,6 +94,17 @@ async def test_completion_after_a_hash_offers_the_notes_headings(client: Languag
     assert [i.label for i in items] == ["Second part"]
 
 
+async def test_completion_after_a_caret_offers_block_ids_and_definition_finds_the_block(client: LanguageClient):
+    text = "# Own\nfirst ^intro-1\n\nsecond ^b2\n[[#^"
+    doc = open_note(client, VAULT, "Blocks.md", text)
+    items = await complete(client, doc, 4, len("[[#^"))
+    assert [i.label for i in items] == ["intro-1", "b2"]
+    change(client, doc, text + "b2]]\n", 2)
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=doc), position=types.Position(line=4, character=5)))
+    assert found.uri == doc and found.range.start.line == 3
+
+
 async def test_definition_goes_to_the_note_and_its_heading(client: LanguageClient):
     text = "x [[Open questions#Storage]] y [[Backup strategy]]\n"
     doc = open_note(client, VAULT, "Draft.md", text)
