@@ -44,6 +44,8 @@ public struct Note: Sendable {
     /// The 0-based line of each heading and block id in the body (`MarkdownScan`).
     public private(set) var headingLines: [Int] = []
     public private(set) var blockIDLines: [Int] = []
+    /// Every inline `#tag` of the body and where its name is (`MarkdownScan.tagSpans`).
+    public private(set) var tagSpans: [MarkdownScan.TagSpan] = []
     public private(set) var frontMatter: FrontMatter = FrontMatter()
     /// The body as text (empty for binary or oversized notes).
     public private(set) var body: String = ""
@@ -113,6 +115,7 @@ public struct Note: Sendable {
         self.blockIDs = scan.blockIDs
         self.headingLines = scan.headingLines
         self.blockIDLines = scan.blockIDLines
+        self.tagSpans = scan.tagSpans
         self.frontMatter = frontMatter
         self.body = body
         self.warnings = warnings

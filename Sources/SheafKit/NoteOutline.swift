@@ -36,9 +36,17 @@ public struct NoteOutline: Sendable {
         public let line: Int
     }
 
+    /// An inline `#tag`: its name as written and the UTF-8 offsets of the name in the whole note.
+    public struct TagSpan: Sendable, Equatable {
+        public let name: String
+        public let bytes: Range<Int>
+    }
+
     public let path: String
     public let title: String
     public let tags: [String]
+    /// Every inline `#tag` of the body (front-matter tags have no place of their own here).
+    public let tagSpans: [TagSpan]
     public let links: [LinkSpan]
     public let headings: [Heading]
     public let blockIDs: [BlockID]
@@ -57,6 +65,7 @@ public struct NoteOutline: Sendable {
         self.path = path
         title = note.title
         tags = note.tags
+        tagSpans = note.tagSpans.map { TagSpan(name: $0.name, bytes: ($0.range.lowerBound + bodyStart)..<($0.range.upperBound + bodyStart)) }
         links = note.links.map { link in
             let start = (link.inFrontMatter ? bom : bodyStart)
             let target = (link.targetRange.lowerBound + start)..<(link.targetRange.upperBound + start)

@@ -1,6 +1,7 @@
 // Backlinks with the line that holds each link, for an editor's "references" and hover: the
 // notes `linkingNotes` names, read and parsed (only those), each link that reaches the file
-// (and, when asked, names the heading) given with its line's text and where on it the link is.
+// (and, when asked, names the heading) given with its line's text and where on it the link is;
+// likewise every inline `#tag` of a name, in the notes the index says carry it.
 import Foundation
 import SheafCore
 
@@ -46,24 +47,49 @@ extension VaultLinkMap {
             guard case .whole(let bytes)? = NoteBytes.read(vault.absolute(notePath)) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             let outline = NoteOutline(text: text, path: notePath)
-            let utf8 = Array(text.utf8)
-            var starts = [0]
-            for (i, b) in utf8.enumerated() where b == 0x0A { starts.append(i + 1) }
+            var ranges: [Range<Int>] = []
             for span in outline.links where resolve(span.target, from: notePath).map({ PathBytes.same($0, path) }) == true {
                 if let wanted {
                     guard let fragment = span.fragment, !fragment.hasPrefix("^"),
                           LinkProblem.headingKey(LinkProblem.lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment)) == wanted
                     else { continue }
                 }
-                let line = Self.line(of: span.spanBytes.lowerBound, starts: starts)
-                var end = line + 1 < starts.count ? starts[line + 1] - 1 : utf8.count
-                if end > starts[line] && utf8[end - 1] == 0x0D { end -= 1 }
-                let lineText = String(decoding: utf8[starts[line]..<end], as: UTF8.self)
-                let columns = (span.spanBytes.lowerBound - starts[line])..<(min(span.spanBytes.upperBound, end) - starts[line])
-                found.append(LinkReference(path: notePath, line: line, lineText: lineText, columns: columns))
+                ranges.append(span.spanBytes)
             }
+            found += Self.places(ranges, in: Array(text.utf8), notePath: notePath)
         }
         return found
+    }
+
+    /// Every inline `#tag` named `tag` (case ignored) in the notes the index says carry it, in
+    /// the notes' path order and then in line order; `columns` cover the name after the `#`.
+    public func tagReferences(_ tag: String) -> [LinkReference] {
+        let wanted = tag.lowercased()
+        let carrying = notes.filter { $0.tags.contains { $0.lowercased() == wanted } }.map(\.path)
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var found: [LinkReference] = []
+        for notePath in carrying {
+            guard case .whole(let bytes)? = NoteBytes.read(vault.absolute(notePath)) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let spans = NoteOutline(text: text, path: notePath).tagSpans.filter { $0.name.lowercased() == wanted }
+            found += Self.places(spans.map(\.bytes), in: Array(text.utf8), notePath: notePath)
+        }
+        return found
+    }
+
+    /// Each range of `utf8` (a note's text) as a reference: its line, the line's text, the columns.
+    private static func places(_ ranges: [Range<Int>], in utf8: [UInt8], notePath: String) -> [LinkReference] {
+        guard !ranges.isEmpty else { return [] }
+        var starts = [0]
+        for (i, b) in utf8.enumerated() where b == 0x0A { starts.append(i + 1) }
+        return ranges.map { range in
+            let line = Self.line(of: range.lowerBound, starts: starts)
+            var end = line + 1 < starts.count ? starts[line + 1] - 1 : utf8.count
+            if end > starts[line] && utf8[end - 1] == 0x0D { end -= 1 }
+            let lineText = String(decoding: utf8[starts[line]..<end], as: UTF8.self)
+            return LinkReference(path: notePath, line: line, lineText: lineText,
+                                 columns: (range.lowerBound - starts[line])..<(min(range.upperBound, end) - starts[line]))
+        }
     }
 
     private static func line(of offset: Int, starts: [Int]) -> Int {

@@ -1,5 +1,6 @@
-// References: on a link, every link to the file it reaches; on a heading, the links to that
-// heading; anywhere else in a note, its backlinks. Each with its place in the linking note.
+// References: on a link, every link to the file it reaches; on a `#tag`, every place it is
+// written; on a heading, the links to that heading; anywhere else in a note, its backlinks. Each
+// with its place in the note that holds it.
 import SheafCore
 import SheafKit
 
@@ -10,6 +11,10 @@ extension LanguageServer {
         let offset = document.byteOffset(of: position)
         var target = path
         var heading: String?
+        // On a `#tag` (its `#` included): every place the tag is written.
+        if let tag = outline.tagSpans.first(where: { $0.bytes.lowerBound - 1 <= offset && offset <= $0.bytes.upperBound }) {
+            return locations(map.tagReferences(tag.name))
+        }
         if let span = Self.link(at: offset, in: outline, bytes: document.bytes) {
             guard let reached = map.resolve(span.target, from: path) else { return [Any]() }
             target = reached
@@ -17,8 +22,13 @@ extension LanguageServer {
         } else if let found = outline.headings.first(where: { $0.line == position.line }) {
             heading = found.text
         }
+        return locations(map.references(to: target, heading: heading))
+    }
+
+    /// References as protocol locations (columns counted in UTF-16 on each reference's line).
+    private func locations(_ references: [LinkReference]) -> [[String: Any]] {
         var locations: [[String: Any]] = []
-        for reference in map.references(to: target, heading: heading) {
+        for reference in references {
             guard let uri = uri(ofVaultPath: reference.path) else { continue }
             let line = Array(reference.lineText.utf8)
             let start = String(decoding: line[..<reference.columns.lowerBound], as: UTF8.self).utf16.count

@@ -139,4 +139,14 @@ import TestSupport
         #expect(map.newNotePath(for: "photo.jpg", from: "Plan.md") == nil)
         #expect(map.newNotePath(for: "../../Out", from: "Plan.md") == nil)
     }
+
+    @Test func tagReferencesAreTheInlineTagsOfTheNotesThatCarryThem() throws {
+        let v = try Self.vault()
+        try v.write("---\ntags: [trip]\n---\n# A\nCafé #Trip and #trip/sub\n```\n#trip in code\n```\n#trip\n", "A.md")
+        try v.write("# B\nno tags\n", "B.md")
+        let found = try v.session().linkMap().tagReferences("trip")
+        #expect(found.map(\.line) == [4, 8])
+        let first = Array(found[0].lineText.utf8)
+        #expect(String(decoding: first[found[0].columns], as: UTF8.self) == "Trip")
+    }
 }

@@ -99,3 +99,13 @@ async def test_tags_complete_after_a_hash(client: LanguageClient):
     assert items[0].text_edit.range.start.character == len("text #")
     items = await complete(client, doc, 0, 3)  # in the word "text": no tag
     assert items == []
+
+
+async def test_references_on_a_tag_are_every_place_it_is_written(client: LanguageClient):
+    doc = open_note(client, VAULT, "Draft.md", "Ça — #TODO here\n")
+    found = await references(client, doc, 0, utf16("Ça — #TO"))
+    line_text = "- Tomás pointed out we have no test vault with realistic content. Fair. #todo"
+    path = "Work/Meetings/2026-02-17 Weekly sync.md"
+    line = (VAULT / path).read_text().split("\n").index(line_text)
+    start = utf16(line_text[: line_text.index("#todo") + 1])
+    assert found == [(uri(VAULT, path), line, start, start + 4)]
