@@ -43,8 +43,6 @@ public struct NoteOutline: Sendable {
     }
 
     public let path: String
-    public let title: String
-    public let tags: [String]
     /// Every inline `#tag` of the body (front-matter tags have no place of their own here).
     public let tagSpans: [TagSpan]
     public let links: [LinkSpan]
@@ -63,8 +61,6 @@ public struct NoteOutline: Sendable {
         let bodyLine = block.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         let bytes = Array(text.utf8)
         self.path = path
-        title = note.title
-        tags = note.tags
         tagSpans = note.tagSpans.map { TagSpan(name: $0.name, bytes: ($0.range.lowerBound + bodyStart)..<($0.range.upperBound + bodyStart)) }
         links = note.links.map { link in
             let start = (link.inFrontMatter ? bom : bodyStart)

@@ -17,13 +17,10 @@ public struct VaultLinkMap: Sendable {
         /// What to write between `[[` and `]]`: the shortest target that reaches the file from
         /// the linking note, with `|alias` when an alias matched.
         public let linkText: String
-        public let isNote: Bool
     }
 
     public let vault: Vault
     public let notes: [NoteSummary]
-    /// Every file of the vault, notes and attachments.
-    public let paths: [String]
     let targets: LinkTargets
     /// Every link row of the index: the linking note and the target as written.
     let links: [(notePath: String, target: String)]
@@ -36,14 +33,13 @@ public struct VaultLinkMap: Sendable {
     }
     let images: [PathKey: Image]
     private let names: [Names]
-    private let byPath: [PathKey: Int]
     private let anchors = AnchorCache()
 
     /// One file's names as completion compares them: lower-cased once, as UTF-8 bytes.
     private struct Names: Sendable {
         let path: String
         let title: String
-        let summary: Int?
+        let isNote: Bool
         let keys: [Key]
         let modified: Date
     }
@@ -65,31 +61,24 @@ public struct VaultLinkMap: Sendable {
         self.vault = vault
         self.images = images
         self.notes = notes
-        self.paths = paths
         self.links = links
         targets = LinkTargets(paths: paths)
         var names: [Names] = []
-        var byPath: [PathKey: Int] = [:]
-        for (i, note) in notes.enumerated() {
-            byPath[PathKey(note.path)] = i
+        for note in notes {
             var keys = [Key(note.title, alias: false)]
             let stem = VaultPath.stem(note.path)
             if stem != note.title { keys.append(Key(stem, alias: false)) }
             keys += note.aliases.map { Key($0, alias: true) }
-            names.append(Names(path: note.path, title: note.title, summary: i, keys: keys, modified: note.modified))
+            names.append(Names(path: note.path, title: note.title, isNote: true, keys: keys, modified: note.modified))
         }
         for path in paths where !VaultPath.isNote(path) {
             let name = VaultPath.fileName(path)
-            names.append(Names(path: path, title: name, summary: nil, keys: [Key(name, alias: false)], modified: .distantPast))
+            names.append(Names(path: path, title: name, isNote: false, keys: [Key(name, alias: false)], modified: .distantPast))
         }
         // In path order, so that the order of the list breaks ties between equal matches.
         names.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         self.names = names
-        self.byPath = byPath
     }
-
-    /// The note at `path` (by its bytes), nil for an attachment or no file.
-    public func note(at path: String) -> NoteSummary? { byPath[PathKey(path)].map { notes[$0] } }
 
     /// The file a link target reaches from the note at `notePath` (nil: none), as every command resolves it.
     public func resolve(_ target: String, from notePath: String) -> String? {
@@ -109,7 +98,7 @@ public struct VaultLinkMap: Sendable {
     public func candidates(_ query: String, from notePath: String, notesOnly: Bool = false, limit: Int = 50) -> [Candidate] {
         let wanted = Array(query.lowercased().utf8)
         var scored: [(rank: Int, length: Int, name: Int, key: Int)] = []
-        for (n, names) in names.enumerated() where !notesOnly || names.summary != nil {
+        for (n, names) in names.enumerated() where !notesOnly || names.isNote {
             var best: (rank: Int, length: Int, key: Int)?
             for (k, key) in names.keys.enumerated() {
                 guard let rank = Self.rank(wanted, in: key.lower) else { continue }
@@ -127,7 +116,7 @@ public struct VaultLinkMap: Sendable {
             let names = names[entry.name], key = names.keys[entry.key]
             let target = linkText(to: names.path, from: notePath)
             return Candidate(path: names.path, title: names.title, matched: key.shown,
-                             linkText: key.alias ? target + "|" + key.shown : target, isNote: names.summary != nil)
+                             linkText: key.alias ? target + "|" + key.shown : target)
         }
     }
 
