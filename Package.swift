@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Sheaf: a notes store that lives in plain files.
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
-//   sheaf -> SheafCLI -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
+//   sheaf -> SheafCLI -> SheafLSP (`sheaf lsp`) -> SheafKit
+//                     -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
 //                                 -> SheafFiles (the vault on disk: every file read and write)
@@ -116,10 +117,16 @@ let package = Package(
             dependencies: ["SheafCore", "SheafFiles", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch"],
             exclude: ["README.md"]
         ),
+        // `sheaf lsp`: the Language Server Protocol over stdio, a client of SheafKit like the CLI.
+        .target(
+            name: "SheafLSP",
+            dependencies: ["SheafKit", "SheafCore"],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore",
+                "SheafKit", "SheafCore", "SheafLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"]

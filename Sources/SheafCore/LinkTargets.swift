@@ -41,9 +41,16 @@ public struct LinkTargets: Sendable {
     ///    candidate's path): candidates under the linking note's folder first, then the
     ///    shortest path, then the smaller path in byte order. Aliases are never targets.
     public func resolve(_ target: String, from notePath: String) -> String? {
-        guard let lookup = Lookup(target, from: notePath) else { return nil }
-        if let hit = exact(lookup.path) { return hit }
-        guard let name = lookup.name else { return nil }
+        Self.closest(candidates(target, from: notePath), to: notePath)
+    }
+
+    /// Every file `target` could name by the rules of `resolve`, before the closest is chosen:
+    /// one file for a path that exists, several when the name is ambiguous (a language server
+    /// says so), none when it reaches nothing.
+    public func candidates(_ target: String, from notePath: String) -> [String] {
+        guard let lookup = Lookup(target, from: notePath) else { return [] }
+        if let hit = exact(lookup.path) { return [hit] }
+        guard let name = lookup.name else { return [] }
         var candidates = byFileName[name] ?? []
         if candidates.isEmpty { candidates = byNoteStem[name] ?? [] }
         if target.contains("/") {
@@ -53,7 +60,7 @@ public struct LinkTargets: Sendable {
                 return p.hasSuffix(suffix) || VaultPath.withoutNoteExtension(p).hasSuffix(suffix)
             }
         }
-        return Self.closest(candidates, to: notePath)
+        return candidates
     }
 
     /// The file at vault path `path` (any case), or the note at `path.md`.

@@ -14,8 +14,19 @@ public struct MarkdownScan: Sendable, Equatable {
     public var firstHeading: String?
     /// Every heading's text, in order (what `[[Note#Heading]]` names).
     public var headings: [String] = []
+    /// The 0-based body line of each heading in `headings` (where an editor jumps to it).
+    public var headingLines: [Int] = []
     /// Every block id (`^id` ending a line of text), what `[[Note#^id]]` names.
     public var blockIDs: [String] = []
+    /// The 0-based body line of each id in `blockIDs`.
+    public var blockIDLines: [Int] = []
+    /// Every inline `#tag` as written, with the UTF-8 range of its name (after the `#`) in the body.
+    public var tagSpans: [TagSpan] = []
+
+    public struct TagSpan: Sendable, Equatable {
+        public let name: String
+        public let range: Range<Int>
+    }
     /// The first ~150 characters of plain text.
     public var snippet: String = ""
 
@@ -45,11 +56,13 @@ public struct MarkdownScan: Sendable, Equatable {
                     let text = atx > 0 ? Self.headingText(bytes, p, end)
                         : String(String(decoding: bytes[p..<end], as: UTF8.self).trimmingBlanks)
                     headings.append(text)
+                    headingLines.append(line)
                     if level == 1, atx == 1, firstHeading == nil, !bodyTextSeen { firstHeading = Self.readable(text) }
                 }
-                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id) }
-                Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag in
+                if let id = Self.blockID(bytes, start, end) { blockIDs.append(id); blockIDLines.append(line) }
+                Self.scanLine(bytes, start, end, excluded: excluded, cursor: &cursor, inTable: inTable, links: &links) { tag, range in
                     if seenTags.insert(tag.lowercased()).inserted { tags.append(tag) }
+                    tagSpans.append(TagSpan(name: tag, range: range))
                 }
                 if case .heading = block.kind { continue }
                 for piece in Self.outside(comments, p..<end) where snippetCount < Self.snippetLength || !bodyTextSeen {
@@ -231,7 +244,7 @@ public struct MarkdownScan: Sendable, Equatable {
     /// Finds tags and links on one line outside the `excluded` ranges (sorted; `cursor` is the
     /// first one that may still lie ahead, kept from line to line of a block).
     static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, excluded: [Range<Int>], cursor: inout Int,
-                         inTable: Bool, links: inout [Link], tag: (String) -> Void) {
+                         inTable: Bool, links: inout [Link], tag: (String, Range<Int>) -> Void) {
         var i = start
         while i < end {
             while cursor < excluded.count && excluded[cursor].upperBound <= i { cursor += 1 }
@@ -248,7 +261,7 @@ public struct MarkdownScan: Sendable, Equatable {
                 let body = b[(i + 1)..<j]
                 if !body.isEmpty && !body.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                     if let text = String(validating: body, as: UTF8.self), text.unicodeScalars.allSatisfy({ isTagScalar($0) }) {
-                        tag(text)
+                        tag(text, (i + 1)..<j)
                     }
                 }
                 i = max(j, i + 1)

@@ -41,6 +41,11 @@ public struct Note: Sendable {
     /// The body's headings and block ids, what `#Heading` and `#^id` fragments name.
     public private(set) var headings: [String] = []
     public private(set) var blockIDs: [String] = []
+    /// The 0-based line of each heading and block id in the body (`MarkdownScan`).
+    public private(set) var headingLines: [Int] = []
+    public private(set) var blockIDLines: [Int] = []
+    /// Every inline `#tag` of the body and where its name is (`MarkdownScan.tagSpans`).
+    public private(set) var tagSpans: [MarkdownScan.TagSpan] = []
     public private(set) var frontMatter: FrontMatter = FrontMatter()
     /// The body as text (empty for binary or oversized notes).
     public private(set) var body: String = ""
@@ -108,6 +113,9 @@ public struct Note: Sendable {
         self.snippet = scan.snippet
         self.headings = scan.headings
         self.blockIDs = scan.blockIDs
+        self.headingLines = scan.headingLines
+        self.blockIDLines = scan.blockIDLines
+        self.tagSpans = scan.tagSpans
         self.frontMatter = frontMatter
         self.body = body
         self.warnings = warnings

@@ -100,6 +100,7 @@ extension VaultSession {
         var linksOut = Set<String>()  // notes that link to some other file
         var markers: [(path: String, line: Int)] = []
         let notesByPath = Dictionary(catalog.notes.map { ($0.path, $0.note) }, uniquingKeysWith: { a, _ in a })
+        var anchors: [String: LinkProblem.Anchors?] = [:]  // a linked note's headings, once
 
         for entry in catalog.notes {
             let note = entry.note
@@ -107,25 +108,17 @@ extension VaultSession {
             // Links in `%% comments %%` are shown nowhere in Obsidian: not checked.
             for link in note.links where !link.inComment {
                 linksOut.insert(entry.path)  // a note with a broken link does not "link to none"
-                guard let resolved = targets.resolve(link, from: entry.path) else {
-                    findings.append(DoctorFinding(kind: .brokenLink, path: entry.path, line: lines.line(of: link),
-                                                  message: "the link to \"\(link.target)\" reaches no file",
-                                                  fix: "create the note, or point the link at an existing one", commit: nil))
-                    continue
+                let (resolved, problem) = LinkProblem.check(link, from: entry.path, targets: targets, ambiguity: false) { path in
+                    if let known = anchors[path] { return known }
+                    let made = notesByPath[path].map { LinkProblem.Anchors(headings: $0.headings, blockIDs: $0.blockIDs) }
+                    anchors[path] = made
+                    return made
                 }
-                if resolved != entry.path { linked.insert(resolved) }
-                guard let fragment = link.fragment, !fragment.isEmpty, let target = notesByPath[resolved] else { continue }
-                if fragment.hasPrefix("^") {
-                    let id = String(fragment.dropFirst())
-                    if !target.blockIDs.contains(where: { $0.lowercased() == id.lowercased() }) {
-                        findings.append(DoctorFinding(kind: .brokenBlock, path: entry.path, line: lines.line(of: link),
-                                                      message: "\(resolved) has no block ^\(id)",
-                                                      fix: "add ` ^\(id)` at the end of the block in \(resolved), or fix the link", commit: nil))
-                    }
-                } else if !Self.hasHeading(fragment, in: target) {
-                    findings.append(DoctorFinding(kind: .brokenHeading, path: entry.path, line: lines.line(of: link),
-                                                  message: "\(resolved) has no heading \"\(Self.lastHeadingPart(fragment))\"",
-                                                  fix: "fix the link to one of the note's headings, or add the heading", commit: nil))
+                if let resolved, resolved != entry.path { linked.insert(resolved) }
+                // (the kinds doctor reports share their names with its own)
+                if let problem, let kind = DoctorFinding.Kind(rawValue: problem.kind.rawValue) {
+                    findings.append(DoctorFinding(kind: kind, path: entry.path, line: lines.line(of: link),
+                                                  message: problem.message, fix: problem.fix, commit: nil))
                 }
             }
             if let i = lines.textLines.firstIndex(where: Self.isConflictMarker) { markers.append((entry.path, i + 1)) }
@@ -169,27 +162,6 @@ extension VaultSession {
             if (a.line ?? 0) != (b.line ?? 0) { return (a.line ?? 0) < (b.line ?? 0) }
             return a.kind.rawValue < b.kind.rawValue
         }
-    }
-
-    /// Obsidian names a heading by its text; `#A#B` names B under A. It finds the heading with
-    /// case, punctuation and blanks ignored (`#hasTag` opens the heading `` `hasTag()` ``), so
-    /// they are compared by their letters and digits alone.
-    static func hasHeading(_ fragment: String, in note: Note) -> Bool {
-        let wanted = headingKey(lastHeadingPart(MarkdownScan.percentDecoded(fragment) ?? fragment))
-        return note.headings.contains { headingKey($0) == wanted }
-    }
-
-    static func lastHeadingPart(_ fragment: String) -> String {
-        String(fragment.split(separator: "#", omittingEmptySubsequences: true).last ?? Substring(fragment))
-    }
-
-    static func headingKey(_ text: String) -> String {
-        let lower = text.lowercased()
-        let key = String(String.UnicodeScalarView(lower.unicodeScalars.filter {
-            $0.properties.isAlphabetic || $0.properties.numericType != nil
-        }))
-        // A heading of symbols alone (`## ★★★`) is named by its text.
-        return key.isEmpty ? String(lower.trimmingBlanks) : key
     }
 
     /// `<<<<<<< `, `=======` or `>>>>>>> ` at the start of a line, as git writes them.

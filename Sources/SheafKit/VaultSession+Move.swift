@@ -156,7 +156,7 @@ extension VaultSession {
     }
 
     /// The vault's link targets with `from` in place, and with it moved to `target`.
-    private static func linkTargets(_ current: LinkTargets, moving from: String, to target: String) -> (LinkTargets, LinkTargets) {
+    static func linkTargets(_ current: LinkTargets, moving from: String, to target: String) -> (LinkTargets, LinkTargets) {
         var before = current
         before.remove(target)
         before.add(from)
@@ -168,7 +168,7 @@ extension VaultSession {
 
     /// The edit that rewrites a note's links after `moves`, made on whatever text the note holds
     /// when it is written (the note itself moves from `notePath` to `newNotePath`).
-    private static func linkEdit(of notePath: String, movingTo newNotePath: String, moves: [String: String],
+    static func linkEdit(of notePath: String, movingTo newNotePath: String, moves: [String: String],
                                  before: LinkTargets, after: LinkTargets) -> (String) throws(SheafError) -> String? {
         { text in
             var document = NoteDocument(text: text)
