@@ -46,14 +46,9 @@ extension VaultSession {
     /// The page of the note at exactly `path` (a vault path the index holds): nil when the index
     /// holds no note there, so a URL can name nothing but an indexed note.
     public func notePage(at path: String) throws(SheafError) -> NotePage? {
+        guard let found = try note(at: path) else { return nil }
         let (index, _) = try freshIndex()
-        let paths = try index.allPaths()
-        guard VaultPath.isNote(path), paths.contains(path),
-              case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
-        let found: CatalogNote
-        do { found = try resolve(path) } catch where error.kind == .noNoteMatches { return nil }
-        guard found.path == path else { return nil }
-        let targets = LinkTargets(paths: paths)
+        let targets = LinkTargets(paths: try index.allPaths())
         let body = Array(found.note.body.utf8)
         var links: [ResolvedLink] = []
         var properties: [(key: String, resolved: String?, target: String)] = []
@@ -68,6 +63,16 @@ extension VaultSession {
         }
         return NotePage(note: found, links: links, propertyLinks: properties,
                         backlinks: try backlinkLines(to: path, index: index, targets: targets))
+    }
+
+    /// The note at exactly `path`, read now: nil unless the index holds a note at that path and
+    /// the path guard accepts it (what a web view's URL may name, to read or to write).
+    public func note(at path: String) throws(SheafError) -> CatalogNote? {
+        guard VaultPath.isNote(path), try freshIndex().0.allPaths().contains(path),
+              case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
+        let found: CatalogNote
+        do { found = try resolve(path) } catch where error.kind == .noNoteMatches { return nil }
+        return found.path == path ? found : nil
     }
 
     /// The attachment's thumbnail file (absolute) when the index records one made and it is

@@ -15,6 +15,9 @@ import Synchronization
 /// The server's secret and the names it answers to.
 final class AccessGuard: Sendable {
     let token: String
+    /// What every form of a page carries in its `csrf` field, and every write must give back:
+    /// only a page of this server can read it, so no other site can make the browser write.
+    let formToken = AccessGuard.newToken()
     private let names: Set<String>
     private let boundPort = Mutex<Int?>(nil)
 
@@ -58,9 +61,17 @@ final class AccessGuard: Sendable {
         return Int(port) == boundPort.withLock { $0 }
     }
 
+    /// Whether a form came from a page of this server.
+    func formIsOurs(_ fields: [String: String]) -> Bool {
+        fields["csrf"].map { Self.same($0, formToken) } ?? false
+    }
+
+    /// Whether `candidate` is the access token.
+    func matches(_ candidate: some StringProtocol) -> Bool { Self.same(candidate, token) }
+
     /// Compares without stopping at the first differing byte.
-    func matches(_ candidate: some StringProtocol) -> Bool {
-        let a = Array(candidate.utf8), b = Array(token.utf8)
+    static func same(_ candidate: some StringProtocol, _ secret: String) -> Bool {
+        let a = Array(candidate.utf8), b = Array(secret.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for i in a.indices { difference |= a[i] ^ b[i] }

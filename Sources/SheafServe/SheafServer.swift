@@ -27,7 +27,7 @@ public struct SheafServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessMiddleware(access: access))
-        VaultRoutes(vault: vault).add(to: router)
+        VaultRoutes(vault: vault, access: access, readOnly: options.readOnly).add(to: router)
         return router
     }
 

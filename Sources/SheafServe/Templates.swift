@@ -60,6 +60,8 @@ enum Templates {
         ("note", """
             <article class="note" data-path="{{path}}">
             {{> crumbs}}
+            {{#saved}}<p class="saved">{{saved}}</p>{{/saved}}
+            {{#edit}}<p class="actions"><a id="edit" href="{{edit}}">Edit</a></p>{{/edit}}
             {{#hasProperties}}<table class="properties">{{/hasProperties}}{{#properties}}<tr><th>{{key}}</th><td>{{#values}}{{#url}}<a href="{{url}}">{{text}}</a>{{/url}}{{^url}}<span>{{text}}</span>{{/url}} {{/values}}</td></tr>{{/properties}}{{#hasProperties}}</table>{{/hasProperties}}
             {{#hasTags}}<p class="tags">{{/hasTags}}{{#tags}}<a class="tag" href="{{url}}">#{{name}}</a> {{/tags}}{{#hasTags}}</p>{{/hasTags}}
             <div class="body">
@@ -71,6 +73,16 @@ enum Templates {
             {{^backlinks}}<p class="meta">No note links here.</p>{{/backlinks}}
             </section>
             </article>
+            """),
+        ("edit", """
+            {{> crumbs}}
+            <form class="edit" method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="base" value="{{base}}">
+            <textarea name="text" rows="24" spellcheck="true" autofocus>
+            {{text}}</textarea>
+            <p><button type="submit">Save</button> <a href="{{back}}">Cancel</a></p>
+            </form>
             """),
         ("search", """
             <h1>Search</h1>

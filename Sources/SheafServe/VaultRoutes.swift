@@ -13,14 +13,23 @@ import SheafKit
 
 struct VaultRoutes: Sendable {
     let vault: Vault
+    let access: AccessGuard
+    /// `--read-only`: no write route exists, and no page offers one.
+    let readOnly: Bool
     var vaultName: String { VaultPath.fileName(vault.root) }
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in try await folder("") }
-        for (prefix, page) in [("/f", folder), ("/n", note), ("/file", file), ("/thumb", thumbnail)] as [(String, @Sendable (String) async throws -> Response)] {
+        let pages: [(String, @Sendable (String, Request) async throws -> Response)] = [
+            ("/f", { path, _ in try await folder(path) }),
+            ("/n", { path, request in try await note(path, saved: Self.savedMessage(WebPaths.fields(request.uri.query)["saved"])) }),
+            ("/file", { path, _ in try await file(path) }),
+            ("/thumb", { path, _ in try await thumbnail(path) }),
+        ]
+        for (prefix, page) in pages {
             router.get(RouterPath(prefix + "/**")) { request, _ in
                 guard let path = WebPaths.vaultPath(request.uri.path, under: prefix) else { throw HTTPError(.notFound) }
-                return try await page(path)
+                return try await page(path, request)
             }
         }
         router.get("/search") { request, _ in
@@ -35,6 +44,7 @@ struct VaultRoutes: Sendable {
         router.get("/assets/sheaf.css") { _, _ in asset(Assets.css, type: "text/css; charset=utf-8") }
         router.get("/assets/sheaf.js") { _, _ in asset(Assets.js, type: "text/javascript; charset=utf-8") }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }  // (a browser asks for it)
+        if !readOnly { addWrites(to: router) }
     }
 
     /// Runs `body` with a new session on a Dispatch thread; a Kit error becomes an error page.
@@ -108,7 +118,8 @@ struct VaultRoutes: Sendable {
 
     // MARK: notes
 
-    func note(_ path: String) async throws -> Response {
+    /// The note's page; `saved` says how a save just ended.
+    func note(_ path: String, saved: String?) async throws -> Response {
         guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path) }) else {
             throw HTTPError(.notFound)
         }
@@ -125,6 +136,7 @@ struct VaultRoutes: Sendable {
         }
         let content = Templates.render("note", [
             "vault": vaultName, "path": path, "crumbs": crumbs,
+            "edit": readOnly ? "" : WebPaths.url("/edit", path), "saved": saved ?? "",
             "hasProperties": !properties.isEmpty, "properties": properties,
             "hasTags": !note.tags.isEmpty,
             "tags": note.tags.map { ["name": $0, "url": WebPaths.url("/tag", $0)] },

@@ -54,6 +54,23 @@ struct Browser: Sendable {
         let r = try await client.execute(uri: uri, method: .get, headers: fields)
         return Page(status: r.status, headers: r.headers, body: String(buffer: r.body))
     }
+
+    /// Submits a form as a browser does (fields url-encoded, line breaks as CRLF).
+    func post(_ uri: String, _ form: [String: String]) async throws -> Page {
+        var fields: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let cookie { fields[.cookie] = cookie }
+        let body = form.map { name, value in
+            WebPaths.encode(name) + "=" + WebPaths.encode(value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n"))
+        }.joined(separator: "&")
+        let r = try await client.execute(uri: uri, method: .post, headers: fields, body: ByteBuffer(string: body))
+        return Page(status: r.status, headers: r.headers, body: String(buffer: r.body))
+    }
+}
+
+/// The value of the first `<input name="NAME" value="...">` of a page.
+func formValue(_ html: String, _ name: String) -> String? {
+    guard let start = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+    return html[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
 }
 
 /// The smallest PNG (1x1, transparent).
