@@ -1,7 +1,7 @@
 // The stylesheet and the one script, served from /assets/ (the Content-Security-Policy allows
 // no inline style or script). The script only adds to pages that work without it: search as
 // you type (the server renders the results; the script puts them under the search box) and the
-// keyboard: `/` search, `e` edit.
+// keyboard: `/` search, `e` edit; and live pages (LiveEvents).
 enum Assets {
     static let css = """
         :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fdfdfc; --muted: #6b6b70; --accent: #2f5fb3; --line: #e3e3e0; --mark: #fff1a8; --code: #f3f3f1; }
@@ -57,6 +57,41 @@ enum Assets {
                 .then(function (html) { if (n === asked) show(html); });
             }, 120);
           });
+          // Live: the watcher's events (server-sent). The open note, or any list, is fetched
+          // again when it changed; a page being edited only says so (its save merges).
+          const sync = document.getElementById("sync");
+          function refresh() {
+            fetch(location.href, { credentials: "same-origin" })
+              .then(function (r) { return r.ok ? r.text() : null; })
+              .then(function (html) {
+                if (html === null) return;
+                const fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+                const main = document.querySelector("main");
+                if (fresh && main) main.replaceWith(document.importNode(fresh, true));
+              });
+          }
+          if (window.EventSource) {
+            const source = new EventSource("/events");
+            source.addEventListener("vault", function (e) {
+              const d = JSON.parse(e.data);
+              if (d.kind === "offline") sync.textContent = "offline";
+              else if (d.kind === "online" || d.kind === "synced") sync.textContent = "in step";
+              else if (d.kind === "conflicts") sync.textContent = "conflicts: " + d.paths.length;
+              const set = d.changes || d.pulled;
+              if (!set) return;
+              const touched = set.added.concat(set.changed, set.removed,
+                set.renamed.map(function (r) { return r.from; }), set.renamed.map(function (r) { return r.to; }));
+              if (touched.length === 0) return;
+              const note = document.querySelector("article.note");
+              if (note && touched.indexOf(note.dataset.path) < 0) return;
+              const editing = document.querySelector("form.edit");
+              if (editing) {
+                if (touched.indexOf(editing.dataset.path) >= 0) sync.textContent = "changed on disk: your save will merge";
+                return;
+              }
+              refresh();
+            });
+          }
           document.addEventListener("keydown", function (e) {
             const t = e.target;
             if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA"))) return;

@@ -48,7 +48,7 @@ extension VaultRoutes {
         var crumbs = crumbs(VaultPath.folder(path))
         crumbs.append(["name": VaultPath.fileName(path), "url": WebPaths.url("/n", path)])
         let content = Templates.render("edit", [
-            "vault": vaultName, "crumbs": crumbs, "action": WebPaths.url("/edit", path), "back": WebPaths.url("/n", path),
+            "vault": vaultName, "crumbs": crumbs, "path": path, "action": WebPaths.url("/edit", path), "back": WebPaths.url("/n", path),
             "csrf": access.formToken, "base": found.base, "text": found.text,
         ])
         return Page.layout(title: "Edit " + VaultPath.fileName(path), vault: vaultName, content: content)

@@ -13,6 +13,8 @@ public struct SheafServer: Sendable {
     public let vault: Vault
     public let options: ServeOptions
     let access: AccessGuard
+    /// The watcher's events, for every open page.
+    let live = LiveEvents()
 
     public init(vault: Vault, options: ServeOptions) {
         self.vault = vault
@@ -28,6 +30,7 @@ public struct SheafServer: Sendable {
         let router = Router()
         router.add(middleware: AccessMiddleware(access: access))
         VaultRoutes(vault: vault, access: access, readOnly: options.readOnly).add(to: router)
+        live.add(to: router)
         return router
     }
 
@@ -54,20 +57,7 @@ public struct SheafServer: Sendable {
     /// is as fresh, and `problem` says so).
     public func run(running: @escaping @Sendable (String) -> Void, events: @escaping @Sendable (VaultEvent) -> Void) throws {
         if let refusal = options.refusal() { throw refusal }
-        let stopper = WatchStopper()
-        let watched = DispatchSemaphore(value: 0)
-        var watchOptions = VaultWatchOptions()
-        watchOptions.sync = options.sync
-        let vault = self.vault
-        let watching = watchOptions
-        let watcher = Thread {
-            let session = VaultSession(vault: vault, workingDirectory: vault.root)
-            session.subscribe(events)
-            do throws(SheafError) { try session.watch(options: watching, stopper: stopper) }
-            catch { events(.problem(error)) }
-            watched.signal()
-        }
-        watcher.start()
+        let watcher = startWatcher(events: events)
         let served = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
         let app = application(running: running)
@@ -77,11 +67,44 @@ public struct SheafServer: Sendable {
             served.signal()
         }
         served.wait()
-        stopper.stop()
-        watched.wait()
+        watcher.stop()
         if let error = failure.error {
             throw SheafError("the server stopped", path: options.address, cause: String(describing: error))
         }
+    }
+}
+
+extension SheafServer {
+    /// Starts the watcher on a thread of its own, as `sheaf watch` runs it; its events go to
+    /// `events` and to every live page. When another process watches the vault already, it
+    /// says so (`problem`) and stops: that one keeps the index as fresh.
+    func startWatcher(events: @escaping @Sendable (VaultEvent) -> Void) -> WatcherThread {
+        let thread = WatcherThread()
+        var watchOptions = VaultWatchOptions()
+        watchOptions.sync = options.sync
+        let (vault, live, watching) = (self.vault, self.live, watchOptions)
+        Thread {
+            let session = VaultSession(vault: vault, workingDirectory: vault.root)
+            session.subscribe { event in
+                events(event)
+                live.send(event)
+            }
+            do throws(SheafError) { try session.watch(options: watching, stopper: thread.stopper) }
+            catch { events(.problem(error)) }
+            thread.done.signal()
+        }.start()
+        return thread
+    }
+}
+
+/// The watcher's thread: `stop()` ends the watch (the batch in progress finished) and waits.
+final class WatcherThread: Sendable {
+    let stopper = WatchStopper()
+    let done = DispatchSemaphore(value: 0)
+
+    func stop() {
+        stopper.stop()
+        done.wait()
     }
 }
 

@@ -35,7 +35,7 @@ enum Templates {
             <form class="search" action="/search" method="get" role="search">
             <input type="search" id="q" name="q" value="{{query}}" placeholder="Search  /" autocomplete="off" aria-label="Search">
             </form>
-            <nav><a href="/tags">Tags</a></nav>
+            <nav><span id="sync" class="meta"></span> <a href="/tags">Tags</a></nav>
             </header>
             <div id="live" class="live" hidden></div>
             <main>
@@ -76,7 +76,7 @@ enum Templates {
             """),
         ("edit", """
             {{> crumbs}}
-            <form class="edit" method="post" action="{{action}}">
+            <form class="edit" method="post" action="{{action}}" data-path="{{path}}">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="base" value="{{base}}">
             <textarea name="text" rows="24" spellcheck="true" autofocus>

@@ -75,3 +75,31 @@ def test_no_hostile_note_runs_script_or_loads_from_elsewhere(served, browser):
         assert not ran, (page, ran)
         if page.endswith("handlers.md"):
             screenshot(browser, "4-hostile-note")
+
+
+def test_an_open_note_updates_by_itself_when_its_file_changes(served, browser):
+    browser.get(served["base"] + "/n/Inbox/Ideas.md")
+    browser.execute_script("window.__samePage = 1")  # gone if the page were loaded again
+    note = served["vault"] / "Inbox" / "Ideas.md"
+    marker = "A line written on disk while the page was open"
+    note.write_text(note.read_text() + "\n" + marker + "\n")
+    wait(browser, 30).until(lambda d: marker in d.find_element(By.TAG_NAME, "main").text)
+    assert browser.execute_script("return window.__samePage") == 1
+    screenshot(browser, "5-live-update")
+
+
+def test_a_save_while_the_file_changed_on_disk_keeps_both(served, browser):
+    browser.get(served["base"] + "/n/Recipes/Shakshuka.md")
+    browser.find_element(By.TAG_NAME, "body").send_keys("e")
+    text = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.edit textarea")))
+    note = served["vault"] / "Recipes" / "Shakshuka.md"
+    note.write_text(note.read_text() + "\nA line saved by an editor meanwhile.\n")
+    text.send_keys(Keys.CONTROL, Keys.END)
+    text.send_keys("\nA line typed in the browser.\n")
+    screenshot(browser, "6-edit")
+    browser.find_element(By.CSS_SELECTOR, "form.edit button[type=submit]").click()
+    saved = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "p.saved")))
+    assert "Saved" in saved.text
+    on_disk = note.read_text()
+    assert "A line saved by an editor meanwhile." in on_disk and "A line typed in the browser." in on_disk
+    assert "\r" not in on_disk

@@ -75,13 +75,14 @@ import TestSupport
             let port = try #require(client.port)
             let opened = try await client.execute(uri: "/?token=\(token)", method: .get)
             let cookie = String(try #require(opened.headers[.setCookie]).split(separator: ";")[0])
-            func status(host: String) throws -> String {
-                try RawHTTP.statusLine(port: port, request: "GET /n/Hello.md HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
+            func status(host: String) async throws -> String {
+                try await RawHTTP.statusLine(port: port, request: "GET /n/Hello.md HTTP/1.1\r\nHost: \(host)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
             }
-            #expect(try status(host: "127.0.0.1:\(port)").contains(" 200 "))
-            #expect(try status(host: "localhost:\(port)").contains(" 200 "))
+            #expect(try await status(host: "127.0.0.1:\(port)").contains(" 200 "))
+            #expect(try await status(host: "localhost:\(port)").contains(" 200 "))
             for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost:\(port + 1)", ""] {
-                #expect(!(try status(host: host).contains(" 200 ")), "Host: \(host)")
+                let line = try await status(host: host)
+                #expect(!line.contains(" 200 ") && !line.isEmpty, "Host: \(host): \(line)")
             }
         }
     }
@@ -102,11 +103,42 @@ import TestSupport
     }
 }
 
-/// One request on a raw socket, for headers a test client will not send as given.
+/// One request on a raw socket, for headers a test client will not send as given, and for
+/// a stream a test reads as it comes.
+/// Its calls block, so they run on a Dispatch thread: on the test's own (Swift concurrency's
+/// few threads) they could starve the server they wait for.
 enum RawHTTP {
-    static func statusLine(port: Int, request: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    static func statusLine(port: Int, request: String) async throws -> String {
+        let fd = try open(port: port, request: request)
         defer { close(fd) }
+        return await read(fd, until: nil).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    /// What arrives on `fd` until it holds `text` (nil: until the server closes), at most 30 s.
+    static func read(_ fd: Int32, until text: String?) async -> String {
+        await withCheckedContinuation { done in
+            DispatchQueue.global().async { done.resume(returning: readBlocking(fd, until: text)) }
+        }
+    }
+
+    private static func readBlocking(_ fd: Int32, until text: String?) -> String {
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(30)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { break }
+            if n > 0 { received += buffer[0..<n] }
+            if let text, String(decoding: received, as: UTF8.self).contains(text) { break }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// A connected socket that has sent `request`.
+    static func open(port: Int, request: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -114,15 +146,8 @@ enum RawHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw SheafError("cannot connect", path: "127.0.0.1:\(port)") }
+        guard connected == 0 else { close(fd); throw SheafError("cannot connect", path: "127.0.0.1:\(port)") }
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            received += buffer[0..<n]
-        }
-        return String(decoding: received, as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+        return fd
     }
 }
