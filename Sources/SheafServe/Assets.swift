@@ -1,7 +1,7 @@
 // The stylesheet and the one script, served from /assets/ (the Content-Security-Policy allows
 // no inline style or script). The script only adds to pages that work without it: search as
 // you type (the server renders the results; the script puts them under the search box) and the
-// keyboard: `/` search, `e` edit; and live pages (LiveEvents).
+// keyboard: `/` search, `e` edit, `g d` today's daily note; and live pages (LiveEvents).
 enum Assets {
     static let css = """
         :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fdfdfc; --muted: #6b6b70; --accent: #2f5fb3; --line: #e3e3e0; --mark: #fff1a8; --code: #f3f3f1; }
@@ -31,6 +31,7 @@ enum Assets {
         blockquote { margin: .3rem 0; padding-left: .8rem; border-left: 3px solid var(--line); color: var(--muted); }
         .backlinks { margin-top: 2rem; border-top: 1px solid var(--line); } .backlink { margin: .6rem 0; }
         .error { color: #c0392b; }
+        nav form.today { display: inline; } nav button { font: inherit; }
         .saved { padding: .4rem .6rem; border-left: 3px solid var(--accent); background: var(--code); }
         form.edit textarea { width: 100%; min-height: 60vh; font: 14px/1.5 ui-monospace, monospace; padding: .6rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
         ul.contains-task-list, li.task-list-item { list-style: none; }
@@ -92,10 +93,14 @@ enum Assets {
               refresh();
             });
           }
+          let lastKey = "";
           document.addEventListener("keydown", function (e) {
             const t = e.target;
             if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA"))) return;
             if (e.key === "/" && box) { e.preventDefault(); box.focus(); box.select(); }
+            const today = document.getElementById("today");
+            if (e.key === "d" && lastKey === "g" && today) { e.preventDefault(); today.click(); }
+            lastKey = e.key;
             const edit = document.getElementById("edit");
             if (e.key === "e" && edit) { e.preventDefault(); location.href = edit.href; }
           });

@@ -17,6 +17,11 @@ extension VaultRoutes {
             guard let path = WebPaths.vaultPath(request.uri.path, under: "/edit") else { throw HTTPError(.notFound) }
             return try await editForm(path)
         }
+        router.post("/daily") { request, _ in
+            _ = try await form(request)
+            let daily = try await withSession { session throws(SheafError) in try session.dailyNote(for: Date()) }
+            return Response(status: .seeOther, headers: [.location: WebPaths.url("/n", daily.path)])
+        }
         router.post("/edit/**") { request, _ in
             guard let path = WebPaths.vaultPath(request.uri.path, under: "/edit") else { throw HTTPError(.notFound) }
             let fields = try await form(request)
@@ -45,13 +50,12 @@ extension VaultRoutes {
             return (String(decoding: bytes, as: UTF8.self), base)
         }
         guard let found else { throw HTTPError(.notFound) }
-        var crumbs = crumbs(VaultPath.folder(path))
-        crumbs.append(["name": VaultPath.fileName(path), "url": WebPaths.url("/n", path)])
+        let crumbs = noteCrumbs(path)
         let content = Templates.render("edit", [
             "vault": vaultName, "crumbs": crumbs, "path": path, "action": WebPaths.url("/edit", path), "back": WebPaths.url("/n", path),
             "csrf": access.formToken, "base": found.base, "text": found.text,
         ])
-        return Page.layout(title: "Edit " + VaultPath.fileName(path), vault: vaultName, content: content)
+        return page(title: "Edit " + VaultPath.fileName(path), content: content)
     }
 
     func save(_ path: String, _ fields: [String: String]) async throws -> Response {

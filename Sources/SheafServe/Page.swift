@@ -8,9 +8,12 @@ enum Page {
                  body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// A page of the layout: the vault's name in the bar, the search box holding `query`.
-    static func layout(_ status: HTTPResponse.Status = .ok, title: String, vault: String, query: String = "", content: String) -> Response {
-        html(Templates.render("layout", ["title": title, "vault": vault, "query": query, "content": content]), status: status)
+    /// A page of the layout: the vault's name in the bar, the search box holding `query`, and
+    /// with a form token (`form`) the Today button.
+    static func layout(_ status: HTTPResponse.Status = .ok, title: String, vault: String, query: String = "", form: String?, content: String) -> Response {
+        var values: [String: Any] = ["title": title, "vault": vault, "query": query, "content": content]
+        values["form"] = form  // (absent, not empty: Mustache takes an empty string as true)
+        return html(Templates.render("layout", values), status: status)
     }
 
     /// A page saying one thing, without the layout.

@@ -35,7 +35,8 @@ enum Templates {
             <form class="search" action="/search" method="get" role="search">
             <input type="search" id="q" name="q" value="{{query}}" placeholder="Search  /" autocomplete="off" aria-label="Search">
             </form>
-            <nav><span id="sync" class="meta"></span> <a href="/tags">Tags</a></nav>
+            <nav><span id="sync" class="meta"></span> <a href="/tags">Tags</a> <a href="/conflicts">Conflicts</a>
+            {{#form}}<form class="today" method="post" action="/daily"><input type="hidden" name="csrf" value="{{form}}"><button id="today" type="submit">Today</button></form>{{/form}}</nav>
             </header>
             <div id="live" class="live" hidden></div>
             <main>
@@ -61,7 +62,7 @@ enum Templates {
             <article class="note" data-path="{{path}}">
             {{> crumbs}}
             {{#saved}}<p class="saved">{{saved}}</p>{{/saved}}
-            {{#edit}}<p class="actions"><a id="edit" href="{{edit}}">Edit</a></p>{{/edit}}
+            <p class="actions">{{#edit}}<a id="edit" href="{{edit}}">Edit</a> · {{/edit}}<a href="{{history}}">History</a></p>
             {{#hasProperties}}<table class="properties">{{/hasProperties}}{{#properties}}<tr><th>{{key}}</th><td>{{#values}}{{#url}}<a href="{{url}}">{{text}}</a>{{/url}}{{^url}}<span>{{text}}</span>{{/url}} {{/values}}</td></tr>{{/properties}}{{#hasProperties}}</table>{{/hasProperties}}
             {{#hasTags}}<p class="tags">{{/hasTags}}{{#tags}}<a class="tag" href="{{url}}">#{{name}}</a> {{/tags}}{{#hasTags}}</p>{{/hasTags}}
             <div class="body">
@@ -83,6 +84,25 @@ enum Templates {
             {{text}}</textarea>
             <p><button type="submit">Save</button> <a href="{{back}}">Cancel</a></p>
             </form>
+            """),
+        ("history", """
+            {{> crumbs}}
+            <h1>History of {{name}}</h1>
+            <ol class="history">{{#entries}}<li><a href="{{url}}">{{time}}</a> <span class="meta">{{kind}} · {{author}}</span><p>{{summary}}</p></li>{{/entries}}</ol>
+            {{^entries}}<p class="meta">No commit holds this note yet.</p>{{/entries}}
+            """),
+        ("version", """
+            {{> crumbs}}
+            <h1>{{name}} at {{commit}}</h1>
+            {{#form}}<form method="post" action="{{restore}}"><input type="hidden" name="csrf" value="{{form}}"><input type="hidden" name="rev" value="{{commit}}"><button type="submit">Restore this version</button> <span class="meta">(the note as it is now stays in history)</span></form>{{/form}}
+            <pre class="version">{{text}}</pre>
+            """),
+        ("conflicts", """
+            <h1>Conflicts</h1>
+            {{#conflicts}}<div class="conflict"><p><a href="{{noteURL}}">{{original}}</a> and its conflict file <a href="{{fileURL}}">{{file}}</a></p>
+            {{#form}}<form method="post" action="/resolve"><input type="hidden" name="csrf" value="{{form}}"><input type="hidden" name="note" value="{{original}}">
+            <button name="keep" value="local" type="submit">Keep the note</button> <button name="keep" value="remote" type="submit">Keep the conflict file's version</button> <button name="keep" value="both" type="submit">Keep both</button></form>{{/form}}</div>{{/conflicts}}
+            {{^conflicts}}<p class="meta">No conflicts.</p>{{/conflicts}}
             """),
         ("search", """
             <h1>Search</h1>

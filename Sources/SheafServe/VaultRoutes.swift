@@ -44,8 +44,18 @@ struct VaultRoutes: Sendable {
         router.get("/assets/sheaf.css") { _, _ in asset(Assets.css, type: "text/css; charset=utf-8") }
         router.get("/assets/sheaf.js") { _, _ in asset(Assets.js, type: "text/javascript; charset=utf-8") }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }  // (a browser asks for it)
+        addHistory(to: router)
         if !readOnly { addWrites(to: router) }
     }
+
+    /// A page of the layout; its bar has the Today button (a form, so it needs the form token)
+    /// unless the server is read-only.
+    func page(_ status: HTTPResponse.Status = .ok, title: String, query: String = "", content: String) -> Response {
+        Page.layout(status, title: title, vault: vaultName, query: query, form: formToken, content: content)
+    }
+
+    /// What a page's forms carry; nil when the server is read-only (it has no form).
+    var formToken: String? { readOnly ? nil : access.formToken }
 
     /// Runs `body` with a new session on a Dispatch thread; a Kit error becomes an error page.
     func withSession<T: Sendable>(_ body: @escaping @Sendable (VaultSession) throws(SheafError) -> T) async throws -> T {
@@ -91,11 +101,13 @@ struct VaultRoutes: Sendable {
             "hasFiles": !files.isEmpty,
             "files": files.sorted().map { ["name": VaultPath.fileName($0), "url": WebPaths.url("/file", $0)] },
         ])
-        return Page.layout(title: path.isEmpty ? vaultName : path, vault: vaultName, content: content)
+        return page(title: path.isEmpty ? vaultName : path, content: content)
     }
 
     func noteItem(_ note: NoteSummary) -> [String: Any] {
-        ["title": note.title, "url": WebPaths.url("/n", note.path), "date": Self.day(note.modified), "snippet": note.snippet]
+        var item: [String: Any] = ["title": note.title, "url": WebPaths.url("/n", note.path), "date": Self.day(note.modified)]
+        item["snippet"] = note.snippet.isEmpty ? nil : note.snippet
+        return item
     }
 
     /// The folders above `path` (and it), each a link to its listing.
@@ -124,8 +136,7 @@ struct VaultRoutes: Sendable {
             throw HTTPError(.notFound)
         }
         let note = page.note.note
-        var crumbs = crumbs(VaultPath.folder(path))
-        crumbs.append(["name": VaultPath.fileName(path), "url": WebPaths.url("/n", path)])
+        let crumbs = noteCrumbs(path)
         let properties = note.frontMatter.entries.filter { $0.key != "tags" }.map { entry -> [String: Any] in
             let values = entry.value.flattenedText.map { text -> [String: Any] in
                 let link = page.propertyLinks.first { $0.key == entry.key && text.contains("[[" + $0.target) && $0.resolved != nil }
@@ -134,9 +145,9 @@ struct VaultRoutes: Sendable {
             }
             return ["key": entry.key, "values": values]
         }
-        let content = Templates.render("note", [
+        var values: [String: Any] = [
             "vault": vaultName, "path": path, "crumbs": crumbs,
-            "edit": readOnly ? "" : WebPaths.url("/edit", path), "saved": saved ?? "",
+            "history": WebPaths.url("/history", path),
             "hasProperties": !properties.isEmpty, "properties": properties,
             "hasTags": !note.tags.isEmpty,
             "tags": note.tags.map { ["name": $0, "url": WebPaths.url("/tag", $0)] },
@@ -144,8 +155,12 @@ struct VaultRoutes: Sendable {
             "backlinks": page.backlinks.map { b -> [String: Any] in
                 ["title": b.title, "url": WebPaths.url("/n", b.path), "lines": b.lines]
             },
-        ])
-        return Page.layout(title: note.title, vault: vaultName, content: content)
+        ]
+        // (Absent, not empty, when there is none: Mustache takes an empty string as true.)
+        values["edit"] = readOnly ? nil : WebPaths.url("/edit", path)
+        values["saved"] = saved
+        let content = Templates.render("note", values)
+        return self.page(title: note.title, content: content)
     }
 
     // MARK: files
@@ -219,19 +234,19 @@ struct VaultRoutes: Sendable {
         }
         if fragment { return Page.html(Templates.render("results", values)) }
         values["vault"] = vaultName
-        return Page.layout(title: query.isEmpty ? "Search" : query, vault: vaultName, query: query, content: Templates.render("search", values))
+        return page(title: query.isEmpty ? "Search" : query, query: query, content: Templates.render("search", values))
     }
 
     func tags() async throws -> Response {
         let counts = try await withSession { session throws(SheafError) in try session.tagCounts() }
         let content = Templates.render("tags", ["tags": counts.map { ["name": $0.tag, "count": "\($0.count)", "url": WebPaths.url("/tag", $0.tag)] }])
-        return Page.layout(title: "Tags", vault: vaultName, content: content)
+        return page(title: "Tags", content: content)
     }
 
     func tagPage(_ tag: String) async throws -> Response {
         let notes = try await withSession { session throws(SheafError) in try session.list(folder: nil, tag: tag, sort: .modified, limit: nil) }
         guard !notes.isEmpty else { throw HTTPError(.notFound) }
-        return Page.layout(title: "#" + tag, vault: vaultName, content: Templates.render("tag", ["name": tag, "notes": notes.map(noteItem)]))
+        return page(title: "#" + tag, content: Templates.render("tag", ["name": tag, "notes": notes.map(noteItem)]))
     }
 
     func asset(_ text: String, type: String) -> Response {

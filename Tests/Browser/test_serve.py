@@ -103,3 +103,12 @@ def test_a_save_while_the_file_changed_on_disk_keeps_both(served, browser):
     on_disk = note.read_text()
     assert "A line saved by an editor meanwhile." in on_disk and "A line typed in the browser." in on_disk
     assert "\r" not in on_disk
+
+
+def test_g_d_opens_todays_daily_note(served, browser):
+    browser.get(served["base"] + "/tags")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("g")
+    body.send_keys("d")
+    wait(browser).until(EC.url_matches(r"/n/\d{4}-\d{2}-\d{2}\.md$"))
+    screenshot(browser, "7-daily-note")
