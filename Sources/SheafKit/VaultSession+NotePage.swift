@@ -46,9 +46,10 @@ extension VaultSession {
     /// The page of the note at exactly `path` (a vault path the index holds): nil when the index
     /// holds no note there, so a URL can name nothing but an indexed note.
     public func notePage(at path: String) throws(SheafError) -> NotePage? {
-        guard let found = try note(at: path) else { return nil }
         let (index, _) = try freshIndex()
-        let targets = LinkTargets(paths: try index.allPaths())
+        let paths = try index.allPaths()
+        guard let found = try note(at: path, among: paths) else { return nil }
+        let targets = LinkTargets(paths: paths)
         let body = Array(found.note.body.utf8)
         var links: [ResolvedLink] = []
         var properties: [(key: String, resolved: String?, target: String)] = []
@@ -68,11 +69,20 @@ extension VaultSession {
     /// The note at exactly `path`, read now: nil unless the index holds a note at that path and
     /// the path guard accepts it (what a web view's URL may name, to read or to write).
     public func note(at path: String) throws(SheafError) -> CatalogNote? {
-        guard VaultPath.isNote(path), try freshIndex().0.allPaths().contains(path),
+        try note(at: path, among: try freshIndex().0.allPaths())
+    }
+
+    /// `note(at:)` with the index's paths in hand. Read straight from the file (no name lookup
+    /// over every note: the path is exact).
+    func note(at path: String, among paths: [String]) throws(SheafError) -> CatalogNote? {
+        guard VaultPath.isNote(path), paths.contains(path),
               case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
-        let found: CatalogNote
-        do { found = try resolve(path) } catch where error.kind == .noNoteMatches { return nil }
-        return found.path == path ? found : nil
+        var info = stat()
+        let absolute = vault.absolute(path)
+        guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let read = NoteBytes.read(absolute) else { return nil }
+        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return CatalogNote(note: Note(path: path, read: read),
+                           file: VaultFile(path: path, size: Int(info.st_size), mtimeNanoseconds: mtime, inode: UInt64(info.st_ino)))
     }
 
     /// The attachment's thumbnail file (absolute) when the index records one made and it is
