@@ -5,6 +5,7 @@
 import Foundation
 import SheafCore
 import SheafIndex
+import Synchronization
 
 /// A link of a note's body and what it reaches.
 public struct ResolvedLink: Sendable, Equatable {
@@ -36,6 +37,21 @@ public struct NotePage: Sendable {
     public let backlinks: [Backlink]
 }
 
+/// The link resolver of the last set of paths asked for, made again only when the paths differ
+/// (comparing two lists of paths costs a fraction of building the resolver).
+public final class LinkTargetsCache: Sendable {
+    private let last = Mutex<(paths: [String], targets: LinkTargets)?>(nil)
+
+    public init() {}
+
+    public func targets(for paths: [String]) -> LinkTargets {
+        if let hit = last.withLock({ $0 }), hit.paths == paths { return hit.targets }
+        let targets = LinkTargets(paths: paths)
+        last.withLock { $0 = (paths, targets) }
+        return targets
+    }
+}
+
 extension VaultSession {
     /// Every indexed path (notes and attachments), as a set of what exists: what a web view
     /// checks a path from a URL against before it reads anything.
@@ -45,11 +61,14 @@ extension VaultSession {
 
     /// The page of the note at exactly `path` (a vault path the index holds): nil when the index
     /// holds no note there, so a URL can name nothing but an indexed note.
-    public func notePage(at path: String) throws(SheafError) -> NotePage? {
+    ///
+    /// A server keeps one `LinkTargetsCache` for every page: building the resolver over 10k
+    /// paths is most of a page's time, and the paths rarely change between two pages.
+    public func notePage(at path: String, cache: LinkTargetsCache? = nil) throws(SheafError) -> NotePage? {
         let (index, _) = try freshIndex()
         let paths = try index.allPaths()
         guard let found = try note(at: path, among: paths) else { return nil }
-        let targets = LinkTargets(paths: paths)
+        let targets = cache?.targets(for: paths) ?? LinkTargets(paths: paths)
         let body = Array(found.note.body.utf8)
         var links: [ResolvedLink] = []
         var properties: [(key: String, resolved: String?, target: String)] = []

@@ -16,6 +16,8 @@ struct VaultRoutes: Sendable {
     let access: AccessGuard
     /// `--read-only`: no write route exists, and no page offers one.
     let readOnly: Bool
+    /// One link resolver for every page while the vault's paths stay the same.
+    let targets = LinkTargetsCache()
     var vaultName: String { VaultPath.fileName(vault.root) }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -132,7 +134,7 @@ struct VaultRoutes: Sendable {
 
     /// The note's page; `saved` says how a save just ended.
     func note(_ path: String, saved: String?) async throws -> Response {
-        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path) }) else {
+        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path, cache: targets) }) else {
             throw HTTPError(.notFound)
         }
         let note = page.note.note
