@@ -36,3 +36,13 @@ import TestSupport
         }
     }
 }
+
+@Suite struct LinkTargetsCacheTests {
+    @Test func aCachedResolverIsMadeAgainWhenThePathsChange() {
+        let cache = LinkTargetsCache()
+        #expect(cache.targets(for: ["A.md"]).resolve("B", from: "A.md") == nil)
+        #expect(cache.targets(for: ["A.md", "Notes/B.md"]).resolve("B", from: "A.md") == "Notes/B.md")
+        #expect(cache.targets(for: ["A.md", "Notes/B.md"]).resolve("B", from: "A.md") == "Notes/B.md")
+        #expect(cache.targets(for: ["A.md"]).resolve("B", from: "A.md") == nil)
+    }
+}
