@@ -2,6 +2,7 @@
 // Sheaf: a notes store that lives in plain files.
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafLSP (`sheaf lsp`) -> SheafKit
+//                     -> SheafServe (`sheaf serve`: Hummingbird, Mustache) -> SheafKit, SheafCore
 //                     -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
@@ -45,6 +46,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -123,10 +128,23 @@ let package = Package(
             dependencies: ["SheafKit", "SheafCore"],
             exclude: ["README.md"]
         ),
+        // `sheaf serve`: the vault in a browser. A client of SheafKit like the CLI (it never sees the
+        // index, git or sync), on Hummingbird with Mustache templates.
+        .target(
+            name: "SheafServe",
+            dependencies: [
+                "SheafKit", "SheafCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore", "SheafLSP",
+                "SheafKit", "SheafCore", "SheafLSP", "SheafServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"]
@@ -195,6 +213,14 @@ let package = Package(
         .testTarget(
             name: "SheafKitTests",
             dependencies: ["SheafKit", "SheafCore", "SheafIndex", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "SheafServeTests",
+            dependencies: [
+                "SheafServe", "SheafKit", "SheafCore", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "SheafCLITests",

@@ -1,0 +1,44 @@
+// `sheaf serve`: the vault in a browser, on 127.0.0.1 unless --listen says otherwise. Prints the
+// URL to open (it holds the access token) on stdout, and the in-process watcher's events on
+// stderr as `sheaf watch` does. Runs until SIGINT or SIGTERM. Security model: docs/serve.md.
+import ArgumentParser
+import Foundation
+import SheafCore
+import SheafKit
+import SheafServe
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration.sheaf(
+        commandName: "serve",
+        abstract: "Serve the vault to a web browser.",
+        discussion: """
+            Prints an address holding a random access token: open it in a browser. Listens on \
+            127.0.0.1 only, unless --listen names another address, which also needs \
+            --insecure-listen (the server speaks plain HTTP). Keeps the index fresh and syncs in \
+            the background as `sheaf watch` does. See docs/serve.md.
+            """)
+
+    @Option(help: "The port (0: any free port).") var port: Int = 8421
+    @Option(help: "The address to listen on.") var listen: String = "127.0.0.1"
+    @Flag(name: .customLong("insecure-listen"), help: "Allow --listen beyond this machine without TLS.") var insecureListen = false
+    @Flag(name: .customLong("read-only"), help: "Serve no route that changes the vault.") var readOnly = false
+    @Flag(name: .customLong("no-sync"), help: "Never commit or sync in the background.") var noSync = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    func run() throws {
+        var options = ServeOptions()
+        options.address = listen
+        options.port = port
+        options.readOnly = readOnly
+        options.insecureListen = insecureListen
+        options.sync = !noSync
+        if let refusal = options.refusal() { throw refusal }
+        let session = try global.open(showingEvents: false)
+        let server = SheafServer(vault: session.vault, options: options)
+        try server.run(running: { url in Terminal.out("Open \(text: url)") }, events: EventLines.watch())
+    }
+}

@@ -1,0 +1,138 @@
+// A note's markdown as HTML for a web view, by cmark-gfm in its safe mode: raw HTML (blocks and
+// inline tags) is left out, and links with a dangerous scheme (`javascript:`, `vbscript:`,
+// `file:`, `data:` but for a few image types) get an empty destination. Notes are untrusted (they
+// arrive from remotes and shares), so on top of that an image is shown only from the web view's
+// own origin (a destination starting with one `/`); any other becomes a plain link to it, and no
+// page loads a remote resource because of a note. GitHub's extensions render tables, task lists,
+// strikethrough and bare URLs. Headings get ids (`slug`) that `[[Note#Heading]]` links name.
+import CCmarkGFM
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum MarkdownHTML {
+    private static let extensionNames = ["table", "tasklist", "strikethrough", "autolink"]
+
+    /// Registered once per process; afterwards read-only globals every parser may attach.
+    nonisolated(unsafe) private static let extensions: [OpaquePointer] = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return extensionNames.compactMap { cmark_find_syntax_extension($0) }
+    }()
+
+    /// The HTML of `markdown` (a note's body, links already made into markdown links).
+    public static func render(_ markdown: String) -> String {
+        let options = sheaf_cmark_html_options()
+        guard let parser = cmark_parser_new(options) else { return "" }
+        defer { cmark_parser_free(parser) }  // after rendering: the tree uses its memory
+        for ext in extensions { cmark_parser_attach_syntax_extension(parser, ext) }
+        var bytes = Array(markdown.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parser_feed(parser, $0, buffer.count) }
+            }
+        }
+        guard let document = cmark_parser_finish(parser) else { return "" }
+        defer { cmark_node_free(document) }
+        let headings = rewriteTree(document)
+        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
+        defer { free(rendered) }
+        return withHeadingIDs(String(cString: rendered), headings)
+    }
+
+    /// The id of a heading whose text is `text`: lowercased letters and digits, every other run
+    /// of characters one `-`. The same for the heading and for a link's `#Heading`.
+    public static func slug(_ text: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for ch in text.lowercased() {
+            if ch.isLetter || ch.isNumber {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.append(ch)
+            } else {
+                pendingDash = true
+            }
+        }
+        return out.isEmpty ? "section" : out
+    }
+
+    /// Makes every image whose destination is not this origin's a link to it, and returns the
+    /// headings' texts in document order.
+    private static func rewriteTree(_ document: OpaquePointer) -> [String] {
+        var headings: [String] = []
+        var foreignImages: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(document) else { return [] }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HEADING: headings.append(plainText(node))
+            case CMARK_NODE_IMAGE:
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if !isOwnOrigin(url) { foreignImages.append(node) }
+            default: break
+            }
+        }
+        cmark_iter_free(iterator)
+        for image in foreignImages {
+            guard let link = cmark_node_new(CMARK_NODE_LINK) else { continue }
+            cmark_node_set_url(link, cmark_node_get_url(image))
+            while let child = cmark_node_first_child(image) { cmark_node_append_child(link, child) }
+            if cmark_node_first_child(link) == nil, let text = cmark_node_new(CMARK_NODE_TEXT) {
+                cmark_node_set_literal(text, cmark_node_get_url(image))
+                cmark_node_append_child(link, text)
+            }
+            cmark_node_replace(image, link)
+            cmark_node_free(image)
+        }
+        return headings
+    }
+
+    /// A destination on this origin: a path starting with one `/` (not `//host`, not `/\host`).
+    public static func isOwnOrigin(_ url: String) -> Bool {
+        let b = Array(url.utf8)
+        return b.first == 0x2F && (b.count == 1 || (b[1] != 0x2F && b[1] != 0x5C))
+    }
+
+    private static func plainText(_ node: OpaquePointer) -> String {
+        var text = ""
+        var child = cmark_node_first_child(node)
+        while let c = child {
+            switch cmark_node_get_type(c) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text += cmark_node_get_literal(c).map { String(cString: $0) } ?? ""
+            default: text += plainText(c)
+            }
+            child = cmark_node_next(c)
+        }
+        return text
+    }
+
+    /// Gives the n-th `<hN>` of cmark's output the n-th heading's slug as its id (a note's own
+    /// `<h1>` cannot be in the output: safe mode leaves raw HTML out). Slugs repeated in a note
+    /// get `-2`, `-3`, ...
+    private static func withHeadingIDs(_ html: String, _ headings: [String]) -> String {
+        guard !headings.isEmpty else { return html }
+        var out = ""
+        out.reserveCapacity(html.utf8.count + headings.count * 16)
+        var rest = Substring(html)
+        var used: [String: Int] = [:]
+        var index = 0
+        while index < headings.count, let open = rest.range(of: "<h") {
+            let after = rest[open.upperBound...]
+            guard let level = after.first, ("1"..."6").contains(level), after.dropFirst().first == ">" else {
+                out += rest[..<open.upperBound]
+                rest = after
+                continue
+            }
+            var id = slug(headings[index])
+            let seen = used[id, default: 0]
+            used[id] = seen + 1
+            if seen > 0 { id += "-\(seen + 1)" }
+            out += rest[..<open.lowerBound]
+            out += "<h\(level) id=\"\(id)\">"
+            rest = after.dropFirst(2)
+            index += 1
+        }
+        out += rest
+        return out
+    }
+}
