@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "SheafServe",
             dependencies: [
-                "SheafKit", "SheafCore",
+                "SheafKit", "SheafCore", "SheafFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,6 +4,7 @@
 // links. `sheaf serve` renders these; a client never sees the index to get them.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafIndex
 import Synchronization
 

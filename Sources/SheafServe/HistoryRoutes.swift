@@ -6,6 +6,7 @@
 import Foundation
 import Hummingbird
 import SheafCore
+import SheafFiles
 import SheafKit
 
 extension VaultRoutes {

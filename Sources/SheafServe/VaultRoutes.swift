@@ -9,6 +9,7 @@ import Dispatch
 import Foundation
 import Hummingbird
 import SheafCore
+import SheafFiles
 import SheafKit
 
 struct VaultRoutes: Sendable {

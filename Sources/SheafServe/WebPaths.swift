@@ -4,6 +4,7 @@
 // lookup key: the path guard must accept it, and the pages look it up among the index's paths.
 import Foundation
 import SheafCore
+import SheafFiles
 
 enum WebPaths {
     private static let unreserved: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
