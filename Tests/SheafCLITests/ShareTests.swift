@@ -252,6 +252,31 @@ import TestSupport
         #expect(p.r.file(0, "Inbox/Ideas.md").contains("fine edit"), "the shared note itself syncs")
     }
 
+    /// A folder share's remote is checked against the share's folder: `.sheaf` (and `.git`, in
+    /// any spelling, as for the vault: TreeSafety), and symlinks that lead out of the share (into the vault beside it, or out of it)
+    /// are refused; the rest of its commit arrives.
+    @Test func aHostileFolderShareRemoteCannotWriteIntoSheafOrLeaveItsFolderThroughASymlink() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        let before = CLI.snapshot(p.r[0]).filter { !$0.key.hasPrefix("Trips/") }
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.shareRemote, attacker], in: p.r.temp.path)
+        TestFile.write("[core]\n", to: attacker + "/.sheaf/config.toml")
+        symlink("../Inbox", attacker + "/inbox-link")
+        symlink("../../../../etc/passwd", attacker + "/Lisbon/passwd")
+        TestFile.write(CLI.read(attacker + "/Trip ideas.md") + "a fine edit\n", to: attacker + "/Trip ideas.md")
+        GitCLI.run(["add", "-A", "-f"], in: attacker)
+        GitCLI.run(["commit", "-qm", "hostile"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        let synced = p.r.sync(0)
+        #expect(synced.stderr.contains("not written, unsafe path"), "\(synced.stderr)")
+        var info = stat()
+        #expect(lstat(p.r[0] + "/Trips/inbox-link", &info) != 0 && lstat(p.r[0] + "/Trips/Lisbon/passwd", &info) != 0)
+        #expect(!FileManager.default.fileExists(atPath: p.r[0] + "/Trips/.sheaf"))
+        #expect(CLI.snapshot(p.r[0]).filter { !$0.key.hasPrefix("Trips/") } == before, "nothing outside the share changed")
+        #expect(p.r.file(0, "Trips/Trip ideas.md").contains("a fine edit"))
+    }
+
     @Test func aReadOnlyShareKeepsLocalEditsCommittedAndSaysSoOnce() throws {
         let p = People()
         #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
