@@ -55,3 +55,8 @@ public struct SheafError: Error, CustomStringConvertible, Sendable, Equatable {
         return out
     }
 }
+
+extension SheafError {
+    /// What happened and why, as one line (a warning, a share's error in a sync's report).
+    public var summary: String { [what, cause].compactMap { $0 }.joined(separator: ": ") }
+}

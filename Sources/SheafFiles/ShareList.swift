@@ -5,6 +5,7 @@
 // line is checked (a path the vault-path guard refuses, the vault's root, a URL with a password or
 // a control character, a share inside another) and a line that fails is left out with a reason.
 // One line per share keeps two devices' additions mergeable line by line.
+import Foundation
 import SheafCore
 
 /// One share: a folder, or a single note, that syncs with its own remote.
@@ -73,7 +74,7 @@ public struct ShareList: Sendable, Equatable {
         self.shares = []
         guard let text else { return }
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let trimmed = String(line.drop { $0 == " " || $0 == "\t" }).trimmingTrailingSpace
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let share = Self.decode(trimmed) else {
                 problems.append("line \(number + 1) of \(Self.fileName) is not a share (`{\"path\":…,\"remote\":…}`)")
@@ -132,89 +133,14 @@ public struct ShareList: Sendable, Equatable {
         return text
     }
 
-    // A fixed shape, written and read here (no JSON library: one object of two strings).
+    // One object per line, keys in a fixed order: Foundation's JSON (`Share` is Codable).
     static func encode(_ share: Share) -> String {
-        "{\"path\":\(quoted(share.path)),\"remote\":\(quoted(share.remote))}"
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(share)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     static func decode(_ line: String) -> Share? {
-        var scanner = JSONLineScanner(Array(line.unicodeScalars))
-        guard scanner.take("{") else { return nil }
-        var fields: [String: String] = [:]
-        repeat {
-            guard let key = scanner.string(), scanner.take(":"), let value = scanner.string() else { return nil }
-            fields[key] = value
-        } while scanner.take(",")
-        guard scanner.take("}"), scanner.atEnd(), let path = fields["path"], let remote = fields["remote"] else { return nil }
-        return Share(path: path, remote: remote)
-    }
-}
-
-extension String {
-    /// Without spaces, tabs and a carriage return at the end.
-    fileprivate var trimmingTrailingSpace: String {
-        var text = Substring(self)
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
-        return String(text)
-    }
-}
-
-/// Reads the strings of one line of `.sheaf-shares`.
-private struct JSONLineScanner {
-    let scalars: [Unicode.Scalar]
-    var at = 0
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
-
-    mutating func atEnd() -> Bool { skipSpace(); return at == scalars.count }
-
-    mutating func skipSpace() { while at < scalars.count, scalars[at] == " " || scalars[at] == "\t" { at += 1 } }
-
-    mutating func take(_ c: Unicode.Scalar) -> Bool {
-        skipSpace()
-        guard at < scalars.count, scalars[at] == c else { return false }
-        at += 1
-        return true
-    }
-
-    mutating func string() -> String? {
-        guard take("\"") else { return nil }
-        var out = String.UnicodeScalarView()
-        while at < scalars.count {
-            let c = scalars[at]; at += 1
-            switch c {
-            case "\"": return String(out)
-            case "\\":
-                guard at < scalars.count else { return nil }
-                let e = scalars[at]; at += 1
-                switch e {
-                case "\"", "\\", "/": out.append(e)
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "u":
-                    guard at + 4 <= scalars.count, let value = UInt32(String(String.UnicodeScalarView(scalars[at..<at + 4])), radix: 16),
-                          let scalar = Unicode.Scalar(value) else { return nil }
-                    at += 4
-                    out.append(scalar)
-                default: return nil
-                }
-            default: out.append(c)
-            }
-        }
-        return nil
+        try? JSONDecoder().decode(Share.self, from: Data(line.utf8))
     }
 }

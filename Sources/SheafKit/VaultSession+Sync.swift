@@ -245,9 +245,7 @@ extension VaultSession {
     }
 
     /// An error as one line for a warning: what happened and why.
-    static func summary(_ error: SheafError) -> String {
-        [error.what, error.cause].compactMap { $0 }.joined(separator: ": ")
-    }
+    static func summary(_ error: SheafError) -> String { error.summary }
 
     /// Completes a work-tree update that a killed sync left half done.
     func resumeInterruptedUpdate() throws(SheafError) -> Bool {

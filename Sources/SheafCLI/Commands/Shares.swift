@@ -72,7 +72,7 @@ struct Unshare: ParsableCommand {
 
     func run() throws {
         let run = try global.open().unshare(path)
-        if let error = run.error { Terminal.err("sheaf: the last sync of the share failed: \(text: VaultSessionText.summary(error))") }
+        if let error = run.error { Terminal.err("sheaf: the last sync of the share failed: \(text: error.summary)") }
         if let commit = run.vaultCommit { Terminal.out("committed \(commit.id.prefix(7)) \(text: commit.summary)") }
         Terminal.out("\(run.path) is no longer shared; its notes are the vault's again")
     }
@@ -91,8 +91,4 @@ struct Leave: ParsableCommand {
         if let commit { Terminal.out("committed \(commit.id.prefix(7)) \(text: commit.summary)") }
         Terminal.out(removeFiles ? "left \(path); its files were removed" : "left \(path); its files stay as notes of this vault")
     }
-}
-
-enum VaultSessionText {
-    static func summary(_ error: SheafError) -> String { [error.what, error.cause].compactMap { $0 }.joined(separator: ": ") }
 }

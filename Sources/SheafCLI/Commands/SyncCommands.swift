@@ -86,7 +86,7 @@ struct Pull: ParsableCommand {
             if let pull = share.pull {
                 Self.describe(pull, uncommitted: share.uncommitted, remote: "the share \(share.path)", quietWhenUpToDate: true)
             }
-            if let error = share.error { Terminal.err("sheaf: share \(share.path): \(text: VaultSessionText.summary(error))") }
+            if let error = share.error { Terminal.err("sheaf: share \(share.path): \(text: error.summary)") }
         }
     }
 
@@ -177,7 +177,7 @@ enum SyncOutput {
         if share.toldReadOnly {
             Terminal.err("sheaf: \(name) is read-only for you: its remote refused the push; your edits stay here (committed) and later pulls merge around them")
         }
-        if let error = share.error { Terminal.err("sheaf: \(name): \(text: VaultSessionText.summary(error))" + (error.hint.map { "\n  hint: \($0)" } ?? "")) }
+        if let error = share.error { Terminal.err("sheaf: \(name): \(text: error.summary)" + (error.hint.map { "\n  hint: \($0)" } ?? "")) }
     }
 
     static func describe(_ pull: PullReport, remote: String) {
