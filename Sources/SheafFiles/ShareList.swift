@@ -29,13 +29,16 @@ public struct Share: Sendable, Equatable, Hashable, Codable {
 
     /// Whether the vault path `candidate` belongs to this share.
     public func holds(_ candidate: String) -> Bool {
-        if isNote { return candidate == path }
-        return candidate == path || (candidate.hasPrefix(path) && candidate.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: "/"))
+        // Byte for byte, as every path of the vault is compared: an NFD twin of a shared name
+        // (Swift's `==` takes the two for one) is another file, not the share's.
+        if isNote { return PathBytes.same(candidate, path) }
+        return PathBytes.same(candidate, path)
+            || (candidate.utf8.starts(with: path.utf8) && candidate.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// `candidate` (a vault path this share holds) relative to the share's work tree.
     public func relative(_ candidate: String) -> String {
-        mount.isEmpty ? candidate : String(candidate.dropFirst(mount.count + 1))
+        mount.isEmpty ? candidate : String(decoding: candidate.utf8.dropFirst(mount.utf8.count + 1), as: UTF8.self)
     }
 
     /// A path of the share's repository as a vault path.
@@ -48,7 +51,7 @@ public struct Share: Sendable, Equatable, Hashable, Codable {
     public func admits(shareRelative: String) -> Bool {
         guard isNote else { return true }
         let name = VaultPath.fileName(path)
-        if shareRelative == name { return true }
+        if PathBytes.same(shareRelative, name) { return true }
         let stem = VaultPath.stem(name)
         return !shareRelative.contains("/") && shareRelative.hasPrefix(stem + ".conflict-")
             && VaultPath.fileExtension(shareRelative) == VaultPath.fileExtension(name) && ConflictName.isConflict(shareRelative)
@@ -90,14 +93,14 @@ public struct ShareList: Sendable, Equatable {
     }
 
     public func share(at path: String) -> Share? {
-        shares.first { $0.path == path }
+        shares.first { PathBytes.same($0.path, path) }
     }
 
     /// Adds a share; a reason (and nothing added) when it is refused.
     @discardableResult
     public mutating func add(_ share: Share) -> String? {
         if let reason = Self.refusal(share) { return reason }
-        if let other = shares.first(where: { $0.holds(share.path) || share.holds($0.path) || $0.path == share.path }) {
+        if let other = shares.first(where: { $0.holds(share.path) || share.holds($0.path) }) {
             return "\(share.path) overlaps the share \(other.path)"
         }
         shares.append(share)
@@ -105,7 +108,7 @@ public struct ShareList: Sendable, Equatable {
     }
 
     public mutating func remove(path: String) {
-        shares.removeAll { $0.path == path }
+        shares.removeAll { PathBytes.same($0.path, path) }
     }
 
     /// Why a share may not be: its path is not a safe vault path (or is the whole vault), its URL

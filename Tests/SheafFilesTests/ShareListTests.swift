@@ -27,4 +27,18 @@ import Testing
         let odd = Share(path: "Ti\"tle é", remote: "r\\x")
         #expect(ShareList(text: ShareList(shares: [odd]).text).shares == [odd])
     }
+
+    /// Swift's `==` takes an NFC name and its NFD twin for one: a share of `Café.md` held the
+    /// other file too (two files on Linux), which then left the vault for the share.
+    @Test func aShareHoldsItsOwnBytesNotAnNFDTwin() {
+        let nfc = "Notes/Caf\u{E9}.md", nfd = "Notes/Cafe\u{301}.md"
+        let note = Share(path: nfc, remote: "r")
+        #expect(note.holds(nfc) && !note.holds(nfd))
+        #expect(note.admits(shareRelative: "Caf\u{E9}.md") && !note.admits(shareRelative: "Cafe\u{301}.md"))
+        let folder = Share(path: "Caf\u{E9}", remote: "r")
+        #expect(folder.holds("Caf\u{E9}/a.md") && !folder.holds("Cafe\u{301}/a.md"))
+        #expect(folder.relative("Caf\u{E9}/sub/a.md") == "sub/a.md")
+        var list = ShareList(shares: [folder])
+        #expect(list.add(Share(path: "Cafe\u{301}", remote: "r")) == nil, "the twin folder is another folder")
+    }
 }
