@@ -79,6 +79,30 @@ public enum RemoteURL {
         return head.contains(":") ? nil : url
     }
 
+    /// The machine a URL reaches, as trust is judged (`sheaf` joins a share a synced list names
+    /// only on a host this device already syncs with): "" for this machine (a plain path or
+    /// `file://`), else the host with its port, lower-cased, without user-info, for
+    /// `scheme://` and scp-like `host:path` alike (so `git@github.com:x` and
+    /// `https://github.com/x` name the same host). nil when no host can be read.
+    public static func host(_ url: String) -> String? {
+        if localPath(url) != nil { return "" }
+        let authority: Substring
+        if let marker = url.range(of: "://") {
+            let end = url[marker.upperBound...].firstIndex { isAuthorityEnd($0) } ?? url.endIndex
+            authority = url[marker.upperBound..<end]
+        } else {
+            // scp-like `[user@]host:path`: the host ends at its colon (after `]` for IPv6).
+            let head = url[..<(url.firstIndex(of: "/") ?? url.endIndex)]
+            let afterUser = head[(head.lastIndex(of: "@").map { head.index(after: $0) } ?? head.startIndex)...]
+            let searchFrom = afterUser.hasPrefix("[") ? (afterUser.firstIndex(of: "]") ?? afterUser.startIndex) : afterUser.startIndex
+            guard let colon = afterUser[searchFrom...].firstIndex(of: ":") else { return nil }
+            authority = afterUser[..<colon]
+        }
+        var host = authority[(authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...]
+        if host.hasSuffix(":") { host = host.dropLast() }
+        return host.isEmpty ? nil : host.lowercased()
+    }
+
     // MARK: - Helpers
 
     /// scp-like `user:password@host:path`: the password split off, the user kept.

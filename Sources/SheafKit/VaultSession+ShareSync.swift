@@ -216,12 +216,15 @@ extension VaultSession {
 
     /// Shares the list holds that this device has not joined: each is joined now, starting from
     /// the files as the vault's commit `base` held them (the hand-over), or, when it held none,
-    /// as a new folder. Their files were never deleted here.
-    func joinListed(_ list: ShareList, base: String?, options: SyncOptions) -> [ShareRun] {
+    /// as a new folder. Their files were never deleted here. A share on a host this device does
+    /// not sync with waits (`trustedShareHosts`) until `sheaf join` names it (`approving`: that
+    /// share alone is joined).
+    func joinListed(_ list: ShareList, base: String?, options: SyncOptions, approving: String? = nil) -> [ShareRun] {
         let waiting = list.shares.map(zone).filter { !$0.isJoined }
         guard !waiting.isEmpty else { return [] }
         var entriesOf: [String: [TreeEntry]] = [:]
         var runs: [ShareRun] = []
+        let trusted = approving == nil ? trustedShareHosts(list) : []
         for zone in waiting {
             // The first base seen is kept until the join succeeds: a join that fails (offline)
             // and is tried by a later sync still starts from where this device last had the files.
@@ -230,6 +233,15 @@ extension VaultSession {
             if start == nil || start == "", let base {
                 start = base
                 try? AtomicFile.write(base + "\n", to: baseFile)
+            }
+            if let approving {
+                guard zone.share.path == approving else { continue }
+            } else if needsApproval(zone.share, trusted: trusted) {
+                emit(.warning(VaultWarning(path: zone.share.path, message:
+                    "the vault lists a share on \(RemoteURL.host(zone.share.remote).map { $0.isEmpty ? "this machine" : $0 } ?? "an unknown host"), "
+                    + "a host this device does not sync with: not joined; to join it: "
+                    + "sheaf join \(ShellWord.quoted(RemoteURL.redacted(zone.share.remote))) \(ShellWord.quoted(zone.share.path))")))
+                continue
             }
             var entries: [TreeEntry] = []
             if let start, !start.isEmpty {

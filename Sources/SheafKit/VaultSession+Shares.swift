@@ -15,6 +15,9 @@ public struct ShareStatus: Sendable, Equatable {
         case inStep = "in-step", ahead, behind, diverged
         /// Listed, but this device has not joined it yet (the next sync does).
         case notJoined = "not-joined"
+        /// Listed with a remote on a host this device does not sync with: it joins only when
+        /// asked to (`sheaf join URL PATH`), never by a sync (see `trustedShareHosts`).
+        case needsApproval = "needs-approval"
         case offline
         case readOnly = "read-only"
         case conflicts
@@ -144,9 +147,13 @@ extension VaultSession {
             let remote = plan.url
             var options = options
             if let credential = plan.credential { options.credential = credential }
-            let path = try joinFolder(folder, remote: remote)
-            let share = Share(path: path, remote: remote)
             var list = shareList()
+            let place = try joinPath(folder, remote: remote)
+            if let listed = list.share(at: place), !zone(listed).isJoined {
+                return try joinWaiting(listed, url: remote, credential: plan, options: options, proof)
+            }
+            let path = try joinFolder(place)
+            let share = Share(path: path, remote: remote)
             if let reason = list.add(share) { throw SheafError("cannot join", path: path, cause: reason) }
             let zone = zone(share)
             _ = try zone.create()
@@ -180,11 +187,12 @@ extension VaultSession {
         if let conflicts = try? conflicts() {
             for conflict in conflicts { if let share = list.share(holding: conflict.path) { conflictsByShare[share.path, default: 0] += 1 } }
         }
+        let trusted = list.shares.contains { !zone($0).isJoined } ? trustedShareHosts(list) : []
         return list.shares.map { share in
             let zone = zone(share)
             let record = ShareRecord.load(zone.statePath)
             var ahead = 0, behind = 0
-            var state: ShareStatus.State = .notJoined
+            var state: ShareStatus.State = needsApproval(share, trusted: trusted) ? .needsApproval : .notJoined
             var remote = share.remote
             if zone.isJoined, let repo = try? zone.open() {
                 if let actual = (try? repo.remoteURL("origin")) ?? nil { remote = actual }
@@ -316,7 +324,8 @@ extension VaultSession {
         return try Self.credentialPlan(for: url, checkingFrom: vault.root)
     }
 
-    private func joinFolder(_ folder: String?, remote: String) throws(SheafError) -> String {
+    /// Where `join` puts a share: FOLDER, or a folder named after the remote, as a vault path.
+    private func joinPath(_ folder: String?, remote: String) throws(SheafError) -> String {
         let name = folder ?? {
             var last = String(remote.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "share")
             if last.hasSuffix(".git") { last.removeLast(4) }
@@ -326,6 +335,12 @@ extension VaultSession {
         guard let relative = vault.relative(absolute), !relative.isEmpty else {
             throw SheafError("a share must be joined into a folder inside the vault", path: name)
         }
+        return relative
+    }
+
+    /// A new share's folder: new or empty.
+    private func joinFolder(_ relative: String) throws(SheafError) -> String {
+        let absolute = vault.absolute(relative)
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: absolute), !entries.isEmpty {
             throw SheafError("the folder already holds files", path: relative, hint: "join into a new folder: `sheaf join URL FOLDER`")
         }
@@ -334,6 +349,54 @@ extension VaultSession {
             throw SheafError("a file is there", path: relative, hint: "join into a new folder: `sheaf join URL FOLDER`")
         }
         return relative
+    }
+
+    /// `join` of a share the vault's list already names but this device has not joined (its
+    /// host was not trusted, or an earlier join failed): joined as a sync would have, with the
+    /// hand-over, if the URL given is the one listed.
+    private func joinWaiting(_ listed: Share, url: String, credential plan: CredentialPlan, options: SyncOptions,
+                             _ proof: borrowing WriterLock) throws(SheafError) -> ShareReport {
+        guard RemoteURL.withoutUserInfo(listed.remote).url == url else {
+            throw SheafError("the vault lists this share with another remote", path: listed.path,
+                             details: [RemoteURL.redacted(listed.remote)],
+                             hint: "join it with the URL `sheaf shares` shows, or into another folder")
+        }
+        var options = options
+        if let credential = plan.credential { options.credential = credential }
+        guard var run = joinListed(shareList(), base: nil, options: options, approving: listed.path).first else {
+            throw SheafError("no share there", path: listed.path, hint: "see `sheaf shares`")
+        }
+        if let error = run.error { throw error }
+        if let credential = plan.credential { try Self.approve(credential, for: plan.url, in: vault.root) }
+        var report = ShareReport(path: listed.path, remote: RemoteURL.redacted(listed.remote),
+                                 files: run.pull?.changes.count ?? 0, pushed: run.push != nil)
+        report.vaultCommit = try commitSnapshot(proof)
+        if let pull = run.pull {
+            var into = SyncRun(remote: "origin")
+            updateIndex(after: pull.changes, into: &into)
+            for warning in into.warnings { emit(.warning(warning)) }
+        }
+        run.joined = true
+        return report
+    }
+
+    /// The hosts this device syncs with: its vault's remotes' and its joined shares' (their
+    /// repositories' own remotes, which a list edited elsewhere cannot change). A share that the
+    /// vault's list names on any other host is joined only when asked: the list comes from the
+    /// vault's remote, and a hostile one must not make this device fetch, with its credentials,
+    /// from wherever it names.
+    func trustedShareHosts(_ list: ShareList) -> Set<String> {
+        var urls = ((try? repository()?.remotes()) ?? nil)?.map(\.url) ?? []
+        for share in list.shares {
+            let zone = zone(share)
+            if zone.isJoined, let repo = try? zone.open(), let url = (try? repo.remoteURL("origin")) ?? nil { urls.append(url) }
+        }
+        return Set(urls.compactMap(RemoteURL.host))
+    }
+
+    func needsApproval(_ share: Share, trusted: Set<String>) -> Bool {
+        guard let host = RemoteURL.host(share.remote) else { return true }
+        return !trusted.contains(host)
     }
 
     private func listedShare(_ target: String, in list: ShareList) throws(SheafError) -> Share {

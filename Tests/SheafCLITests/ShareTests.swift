@@ -463,4 +463,41 @@ import TestSupport
         #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") }, "the vault's remote never gets the share's notes")
     }
 
+
+    /// The vault's list comes from its remote: a line naming a share on a host this device does
+    /// not sync with (a hostile vault remote, or a share the owner made elsewhere) must not make
+    /// the device fetch from there with its credentials. It waits, says how to join it, and
+    /// `sheaf join URL PATH` then joins it with the hand-over (nothing of the device's lost).
+    @Test func aShareOnAHostTheDeviceDoesNotSyncWithWaitsForJoinAndIsNeverFetchedBefore() throws {
+        let p = People()
+        let port = Loopback.freePort()
+        let daemon = try #require(ServerProcess("/usr/lib/git-core/git-daemon", [
+            "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(p.r.temp.path)",
+            "--listen=127.0.0.1", "--port=\(port)", p.r.temp.path], port: port))
+        let url = "git://127.0.0.1:\(port)/trips.git"
+        let shared = CLI.run(["share", "Trips", "--remote", url], in: p.r[0])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        // A note only the share's remote has: fetched by r1 only once it joins.
+        CLI.write("# Later\n\nadded to the share after it was made\n", to: p.r[0] + "/Trips/Later.md")
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.tree(p.shareRemote).contains("Later.md"))
+        p.r.edit(1, "Trips/Trip ideas.md") { $0 + "r1's idea before it knew of the share\n" }
+        let waited = p.r.sync(1)
+        #expect(waited.status == 0, "\(waited.stderr)")
+        #expect(waited.stderr.contains("sheaf join \(url) Trips"), "\(waited.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: p.r[1] + "/Trips/Later.md"), "nothing fetched from the share's host")
+        #expect(p.r.file(1, "Trips/Trip ideas.md").contains("r1's idea"), "the files stay")
+        let listed = CLI.run(["shares", "--json"], in: p.r[1])
+        #expect(listed.stdout.contains("\"needs-approval\""), "\(listed.stdout)")
+        #expect(!p.tree(p.r.bare).contains { $0.hasPrefix("Trips/") }, "the vault's remote never takes the waiting share's notes")
+        let joined = CLI.run(["join", url, "Trips"], in: p.r[1])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(p.r.file(1, "Trips/Later.md").contains("added to the share"))
+        #expect(p.r.file(1, "Trips/Trip ideas.md").contains("r1's idea"))
+        #expect(p.r.sync(1).status == 0)
+        #expect(GitCLI.output(["--git-dir=" + p.shareRemote, "show", "main:Trip ideas.md"], in: p.r.temp.path).contains("r1's idea"))
+        #expect(CLI.run(["shares", "--json"], in: p.r[1]).stdout.contains("\"in-step\""))
+        withExtendedLifetime(daemon) {}
+    }
 }

@@ -37,4 +37,21 @@ import Testing
         let scp = RemoteURL.withoutUserInfo("git:pw@host:notes.git")
         #expect(scp.url == "git@host:notes.git" && scp.password == "pw")
     }
+
+    @Test(arguments: [
+        ("https://alice:TOKEN@GitHub.com/me/notes.git", "github.com"),
+        ("https://host:8443/notes.git", "host:8443"),
+        ("ssh://git@github.com/me/notes.git", "github.com"),
+        ("git@github.com:me/notes.git", "github.com"),
+        ("git:pw@Host:notes.git", "host"),
+        ("git://127.0.0.1:9418/notes.git", "127.0.0.1:9418"),
+        ("[::1]:notes.git", "[::1]"),
+        ("https://[::1]:8443/x", "[::1]:8443"),
+        ("file:///srv/notes.git", ""),
+        ("/srv/notes.git", ""),
+        ("../notes.git", ""),
+    ])
+    func aURLsHostIsWhatTrustIsJudgedBy(_ url: String, _ host: String) {
+        #expect(RemoteURL.host(url) == host)
+    }
 }

@@ -11,7 +11,7 @@ public struct ShareStatusJSON: Codable, Sendable {
     public var kind: String
     /// The remote, without credentials.
     public var remote: String
-    /// in-step, ahead, behind, diverged, not-joined, offline, read-only, conflicts or failing.
+    /// in-step, ahead, behind, diverged, not-joined, needs-approval, offline, read-only, conflicts or failing.
     public var state: String
     public var ahead: Int
     public var behind: Int
