@@ -14,6 +14,7 @@
 import Foundation
 import SheafCore
 import SheafGit
+import SheafSync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -222,15 +223,21 @@ public final class BackgroundSync: @unchecked Sendable {
             do { hasRemote = try repo.remoteURL(remote) != nil } catch {
                 throw SheafError("cannot read the remotes", path: vault.root, cause: error.description)
             }
-            if hasRemote && !step.isCommit {
-                // The network first, without the lock: an unreachable or silent remote is found
-                // out while edits go on being indexed and other commands run (see fetchWithoutLock).
+            // A vault that only takes part in shares syncs them though it has no remote.
+            let hasShares = !session.shareList().shares.isEmpty
+            var failedShareFetches: [String: PendingFetch] = [:]
+            if (hasRemote || hasShares) && !step.isCommit {
+                // The network first, without the lock: an unreachable or silent remote (the
+                // vault's or a share's) is found out while edits go on being indexed and other
+                // commands run (see fetchWithoutLock, startShareFetchesWithoutLock).
                 var fetchOptions = SyncOptions()
                 fetchOptions.remote = remote
                 setFetching(true)
                 defer { setFetching(false) }
+                let shareFetches = session.startShareFetchesWithoutLock(fetchOptions)
+                defer { failedShareFetches = shareFetches() }
                 do {
-                    try session.fetchWithoutLock(fetchOptions)
+                    if hasRemote { try session.fetchWithoutLock(fetchOptions) }
                 } catch where error.kind == .offline && !isStopping {
                     // The local changes that asked for this attempt are committed next, without
                     // the remote (kept for later), once the failure is recorded.
@@ -255,8 +262,7 @@ public final class BackgroundSync: @unchecked Sendable {
             }
             let status = try session.status()
             if holdWhileWritten(status.changes.filter { $0.kind != .removed }.map(\.path)) { return }
-            // A vault that only takes part in shares syncs them though it has no remote.
-            let syncs = hasRemote || !session.shareList().shares.isEmpty
+            let syncs = hasRemote || hasShares
             if !syncs || step.isCommit {
                 let committed = try session.commit(settledFor: options.quietPeriod)
                 if let committed { events(.committedLocally(summary: committed.summary)) }
@@ -278,6 +284,7 @@ public final class BackgroundSync: @unchecked Sendable {
             var syncOptions = SyncOptions()
             syncOptions.remote = remote
             syncOptions.settledFor = options.quietPeriod
+            syncOptions.failedShareFetches = failedShareFetches
             let run = try session.sync(syncOptions)
             succeeded(run)
         } catch where error.kind == .unsettled {
@@ -357,6 +364,7 @@ public final class BackgroundSync: @unchecked Sendable {
             for event in notices.refusals(pull.refused) { events(event) }
         }
         for warning in run.warnings { events(.warning(warning)) }
+        for event in notices.shares(run.shares) { events(event) }
         let pushed = (run.push?.pushed ?? 0) > 0
         let didSomething = run.committed != nil || !run.changes.isEmpty || pushed
         if didSomething {

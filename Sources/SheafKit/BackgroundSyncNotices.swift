@@ -13,6 +13,8 @@ struct BackgroundSyncNotices {
     private var lastProblem: SheafError?
     private var reportedConflicts: Set<String> = []
     private var reportedRefusals: Set<String> = []
+    /// Each share's failure as last reported, by its path.
+    private var shareProblems: [String: SheafError] = [:]
     /// The reason the sync waits, as last reported.
     private(set) var waiting: String?
 
@@ -61,6 +63,21 @@ struct BackgroundSyncNotices {
     mutating func refusals(_ refused: [RefusedPath]) -> [VaultEvent] {
         refused.filter { reportedRefusals.insert($0.path + "\u{0}" + $0.reason).inserted }
             .map { .warning(VaultWarning(path: $0.path, message: "not taken from the remote: " + $0.reason)) }
+    }
+
+    /// The shares a sync could not sync (the vault's sync went on): each failure reported when it
+    /// starts or changes, not again while it repeats; a share that syncs again is forgotten.
+    mutating func shares(_ runs: [ShareRun]) -> [VaultEvent] {
+        var events: [VaultEvent] = []
+        for run in runs {
+            guard let error = run.error else { shareProblems[run.path] = nil; continue }
+            guard shareProblems[run.path] != error else { continue }
+            shareProblems[run.path] = error
+            events.append(.problem(SheafError("the share was not synced", path: run.path, cause: error.summary,
+                                              hint: error.kind == .offline ? "its edits are kept here; retried with the vault" : error.hint,
+                                              kind: error.kind)))
+        }
+        return events
     }
 
     /// The sync waits for `reason` (nil: it no longer waits): the event when the reason is new.

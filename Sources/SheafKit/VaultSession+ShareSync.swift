@@ -44,6 +44,7 @@ extension VaultSession {
         // Every fetch starts now, on its own thread, a few at a time; each merge waits for its own.
         var fetches: [PendingFetch?] = []
         for zone in zones {
+            if mode != .push, let failed = options.failedShareFetches[zone.share.path] { fetches.append(failed); continue }
             guard mode != .push, let repo = try? zone.open() else { fetches.append(nil); continue }
             fetches.append(try? Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
                                        remote: "origin", transfer: options.transfer).startFetch(slots: slots))
@@ -63,6 +64,28 @@ extension VaultSession {
             _ = fetched?.wait()
         }
         return runs
+    }
+
+    /// Starts fetching every joined share without the lock (the background sync's network step,
+    /// as for the vault: a fetch touches only the share's packs and tracking ref). `failed` waits
+    /// for them and keeps those that failed, for the sync under the lock (`failedShareFetches`):
+    /// a silent or unreachable share host then holds up no other command.
+    func startShareFetchesWithoutLock(_ options: SyncOptions) -> (@Sendable () -> [String: PendingFetch]) {
+        let slots = DispatchSemaphore(value: Self.shareFetchSlots)
+        var started: [(String, PendingFetch)] = []
+        for share in shareList().shares {
+            let zone = zone(share)
+            guard zone.isJoined, (try? zone.checkPlace()) != nil, let repo = try? zone.open(),
+                  let fetch = try? Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
+                                          remote: "origin", transfer: options.transfer).startFetch(slots: slots) else { continue }
+            started.append((share.path, fetch))
+        }
+        let fetches = started
+        return {
+            var failed: [String: PendingFetch] = [:]
+            for (path, fetch) in fetches { if case .failure = fetch.wait() { failed[path] = fetch } }
+            return failed
+        }
     }
 
     /// One share's commit, pull and push. With `base` (a commit of the vault's repository), the

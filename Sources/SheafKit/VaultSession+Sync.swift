@@ -22,6 +22,9 @@ public struct SyncOptions: Sendable {
     /// Seconds every file the sync would commit must have been left alone (`.unsettled` else;
     /// `sheaf watch` passes its quiet period).
     public var settledFor: Double?
+    /// Shares whose fetch without the lock failed (`fetchSharesWithoutLock`): the sync under the
+    /// lock takes that outcome instead of waiting on their remote again while it holds the lock.
+    var failedShareFetches: [String: PendingFetch] = [:]
     public init() {}
 
     /// The transfer's settings as SheafGit takes them.

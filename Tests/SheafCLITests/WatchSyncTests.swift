@@ -144,4 +144,41 @@ import Glibc
         #expect(status == 0, "\(CLI.read(err))")
         #expect(Date().timeIntervalSince(stopping) < 20, "the watcher waited for the silent remote before stopping")
     }
+
+    /// Regression: the background sync fetched the vault's remote without the lock, but each
+    /// share's under it: a share host that answers nothing held `.sheaf/lock` for the transfer's
+    /// time limit at every attempt, and its failure was never said in `sheaf watch`'s output.
+    /// Shares now fetch without the lock too; the sync under the lock takes their failure as it
+    /// came, and each share's failure is reported once.
+    @Test func aSilentShareRemoteDoesNotHoldTheVaultsLockAndItsFailureIsReported() throws {
+        let replicas = Replicas(1, samples: false)
+        let shareRemote = replicas.temp.path + "/shared.git"
+        runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", shareRemote], in: replicas.temp.path)
+        CLI.write("# Shared\n\nshared line\n", to: replicas[0] + "/Shared/Plan.md")
+        let shared = CLI.run(["share", "Shared", "--remote", shareRemote], in: replicas[0])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(replicas.sync(0).status == 0)
+        let listener = SilentListener()
+        let zones = try FileManager.default.contentsOfDirectory(atPath: replicas[0] + "/.sheaf/shares")
+        let zone = try #require(zones.first { !$0.hasSuffix(".join-base") })
+        GitCLI.run(["--git-dir=" + replicas[0] + "/.sheaf/shares/" + zone + "/repo.git", "remote", "set-url", "origin",
+                    "git://127.0.0.1:\(listener.port)/shared.git"], in: replicas[0])
+        var environment = cleanEnvironment(home: replicas.temp.path)
+        environment["SHEAF_TRANSFER_TIMEOUT"] = "20"
+        let out = replicas.temp.path + "/watch.out", err = replicas.temp.path + "/watch.err"
+        let pid = try #require(Spawn.start(CLI.binary, ["watch", "--json", "--interval", "1"], in: replicas[0],
+                                           environment: environment, stdout: out, stderr: err))
+        defer { if Spawn.poll(pid) == nil { kill(pid, SIGKILL); _ = Spawn.wait(pid) } }
+        #expect(listener.waitForClient(seconds: 30), "the background sync never reached the share's remote: \(CLI.read(err))")
+        replicas.write(0, "Start.md", "# Start\n\nquince edit\n")
+        let commit = CLI.run(["commit"], in: replicas[0])
+        #expect(commit.status == 0, "\(commit.stderr)")
+        #expect(!commit.stderr.contains("waiting for another sheaf command"), "\(commit.stderr)")
+        // Once the share's fetch gives up, the vault still syncs and the share's failure is said.
+        #expect(Self.waitFor(60) { CLI.read(out).contains("\"problem\"") && CLI.read(out).contains("Shared") },
+                "\(CLI.read(out))\n\(CLI.read(err))")
+        #expect(GitCLI.output(["--git-dir=" + replicas.bare, "show", "main:Start.md"], in: replicas.temp.path).contains("quince"))
+        kill(pid, SIGINT)
+        _ = Self.waitFor(30) { Spawn.poll(pid) != nil }
+    }
 }
