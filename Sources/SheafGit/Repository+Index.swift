@@ -46,6 +46,27 @@ extension Repository {
         }
     }
 
+    /// Removes from the index every path `excluded` claims (the files stay in the work tree),
+    /// and gives them: one pass over the index's entries, which is written back only when one
+    /// was removed (a vault's shares leave its repository this way at every commit).
+    @discardableResult
+    public func untrackAll(where excluded: (String) -> Bool) throws(GitError) -> [String] {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, handle), "git_repository_index")
+        defer { git_index_free(index) }
+        try check(git_index_read(index, 0), "git_index_read")
+        var leaving: [String] = []
+        for i in 0..<git_index_entrycount(index) {
+            guard let raw = git_index_get_byindex(index, i)?.pointee.path else { continue }
+            let path = String(cString: raw)
+            if excluded(path), leaving.last != path { leaving.append(path) }  // conflict stages repeat a path
+        }
+        guard !leaving.isEmpty else { return [] }
+        for path in leaving { try Self.unstage(index!, path) }
+        try Self.writeIndex(index!)
+        return leaving
+    }
+
     /// Records in the index that `from` was moved to `to` (as `git mv` does), when `from` was tracked.
     public func stageMove(from: String, to: String) throws(GitError) {
         try withIndex { (index) throws(GitError) in

@@ -282,10 +282,8 @@ extension VaultSession {
         guard !list.shares.isEmpty else { return nil }
         let repo = try requireRepository()
         do {
-            guard let head = try repo.head()?.id else { return nil }
-            let held = try repo.files(inCommit: head).keys.filter { list.share(holding: $0) != nil }.sorted()
-            try repo.untrack(held)
-            
+            guard try repo.head() != nil else { return nil }
+            try repo.untrackAll { list.share(holding: $0) != nil }
             if FileManager.default.fileExists(atPath: shareListPath) {
                 _ = try repo.stageAll(excluding: { $0 != ShareList.fileName })
             }

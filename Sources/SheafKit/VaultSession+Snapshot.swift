@@ -27,16 +27,13 @@ extension VaultSession {
     /// Stages what git sees in `repo`'s work tree at `root` but `excluded` paths, and commits it
     /// (the vault's repository, or a share's).
     /// `scoped`: the repository holds part of its work tree (the vault with shares, a note
-    /// share): what its last commit holds outside that part (a share took it, a shared note
-    /// moved) leaves its index, and the commit records it as gone; the files stay.
+    /// share): what its index holds outside that part (a share took it, a shared note moved, a
+    /// `git add`) leaves the index, and the commit records it as gone; the files stay.
     func commitWorkTree(_ repo: Repository, root: String, excluding excluded: (String) -> Bool, scoped: Bool,
                         settledFor: Double?) throws(SheafError) -> VaultCommit? {
         let inVault: (String) -> String = { path in self.vault.relative(root + "/" + path) ?? path }
         do {
-            if scoped, let head = try repo.head()?.id {
-                let leaving = try repo.files(inCommit: head).keys.filter { excluded($0) && !VaultPathGuard.isReserved($0) }
-                if !leaving.isEmpty { try repo.untrack(Array(leaving)) }
-            }
+            if scoped { try repo.untrackAll { excluded($0) && !VaultPathGuard.isReserved($0) } }
             let staging = try repairingDamagedIndex(repo) { () throws(GitError) in try repo.stageAll(excluding: excluded) }
             // A path git cannot be given (not UTF-8) is named, and the rest is committed.
             for skipped in staging.skipped { emit(.warning(VaultWarning(path: inVault(skipped.path), message: skipped.reason))) }
