@@ -225,7 +225,13 @@ extension VaultSession {
                                                fallbackName: device)
             try repo.setReference("refs/heads/main", to: commit, message: "sheaf: the share's files as the vault had them")
             try repo.resetIndex(toCommit: commit, refreshing: [])
-            guard let fetched = try repo.fetch(remote: "origin", branch: "main", options: transfer) else {
+            // Through the sync's fetch, so that an unknown host key, a refusal or an unreachable
+            // host reads as it does for every other fetch (and offline exits 75).
+            let syncer = Syncer(repository: repo, workTree: zone.workTree, journal: zone.journal, device: device,
+                                remote: "origin", transfer: transfer)
+            let fetched: String?
+            do throws(SyncError) { fetched = try syncer.fetchOnly() } catch { throw describe(error) }
+            guard let fetched else {
                 throw SheafError("the share's remote holds nothing yet", path: zone.share.path,
                                  hint: "this device joins it on a later sync, once its owner's first push is there")
             }

@@ -100,11 +100,13 @@ public struct Syncer {
     /// push). It touches only the remote's packs and its tracking ref, so it needs no writer
     /// lock: the background sync fetches first, and takes the lock only once the remote has
     /// answered (an unreachable or silent remote never holds up the vault's other commands).
-    public func fetchOnly() throws(SyncError) {
+    /// Gives the remote branch's commit, nil when the remote has none.
+    @discardableResult
+    public func fetchOnly() throws(SyncError) -> String? {
         let branch = try branch()
         let url = try remoteURL()
         do {
-            _ = try repository.fetch(remote: remote, branch: branch, options: transfer)
+            return try repository.fetch(remote: remote, branch: branch, options: transfer)
         } catch {
             let local = try git { () throws(GitError) in try repository.head()?.id }
             throw try transferError(error, url: url, local: local, branch: branch)

@@ -500,4 +500,42 @@ import TestSupport
         #expect(CLI.run(["shares", "--json"], in: p.r[1]).stdout.contains("\"in-step\""))
         withExtendedLifetime(daemon) {}
     }
+
+    /// Over a real sshd: `share` and `join` had no `--accept-new-host`, so a share on an ssh host
+    /// this device had not met could not be made or joined (the error's own hint named a flag
+    /// they refused), and a join that started from the vault's files reported libgit2's raw
+    /// "user canceled hostkey check" (and exit 2 when offline). The owner shares over ssh, her
+    /// second device (whose vault syncs with a path, another host) is asked to join and joins,
+    /// and edits travel both ways.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ServerTests.sshd),
+                   "sshd is missing: scripts/setup installs openssh-server"))
+    func aShareOverSSHIsMadeAndJoinedAcceptingTheNewHostKey() throws {
+        let p = People()
+        let ssh = try ServerTests.SSHFixture(p.r)  // r0's vault now syncs over ssh; r1's still with the path
+        let server = try #require(ssh.start())
+        // r1's own HOME (r0's is its vault folder, whose .ssh the vault's sync carries along).
+        let home1 = ["HOME": p.r.temp.path + "/home1"]
+        try FileManager.default.createDirectory(atPath: home1["HOME"]! + "/.ssh", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: p.r[0] + "/.ssh/id_ed25519", toPath: home1["HOME"]! + "/.ssh/id_ed25519")
+        let url = "ssh://" + String(cString: getpwuid(getuid())!.pointee.pw_name) + "@127.0.0.1:\(ssh.port)" + p.shareRemote
+        let shared = CLI.run(["share", "Trips", "--remote", url, "--accept-new-host"], in: p.r[0])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(p.tree(p.shareRemote).contains("Trip ideas.md"))
+        #expect(p.r.sync(0).status == 0)
+        p.r.edit(0, "Trips/Trip ideas.md") { $0 + "r0's line over ssh\n" }
+        #expect(p.r.sync(0).status == 0)
+        let asked = CLI.run(["sync"], in: p.r[1], environment: home1)
+        #expect(asked.status == 0 && asked.stderr.contains("sheaf join"), "\(asked.stderr)")
+        let refused = CLI.run(["join", url, "Trips"], in: p.r[1], environment: home1)
+        #expect(refused.status == 2 && refused.stderr.contains("known_hosts"), "\(refused.stderr)")
+        #expect(CLI.run(["shares", "--json"], in: p.r[1], environment: home1).stdout.contains("\"needs-approval\""), "still waiting")
+        let joined = CLI.run(["join", url, "Trips", "--accept-new-host"], in: p.r[1], environment: home1)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(p.r.file(1, "Trips/Trip ideas.md").contains("r0's line over ssh"))
+        p.r.edit(1, "Trips/Trip ideas.md") { $0 + "r1's line over ssh\n" }
+        #expect(CLI.run(["sync"], in: p.r[1], environment: home1).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.file(0, "Trips/Trip ideas.md").contains("r1's line over ssh"))
+        withExtendedLifetime(server) {}
+    }
 }

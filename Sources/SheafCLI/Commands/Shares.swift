@@ -11,11 +11,14 @@ struct ShareCommand: ParsableCommand {
         discussion: "Its files leave the vault's repository (one commit) and become the first commit of the share's own repository, pushed to URL; nothing on disk moves. Whoever can read the URL can `sheaf join` it. The vault's other devices join it by themselves when they sync.")
     @Argument(help: "A folder of the vault, or a note.") var path: String
     @Option(help: "The share's remote: any git URL (credentials come from git's credential helper).") var remote: String
+    @Flag(help: "Record the key of an ssh host that ~/.ssh/known_hosts does not list yet.") var acceptNewHost = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let report = try session.share(path, remote: VaultSession.absoluteRemote(remote))
+        var options = SyncOptions()
+        options.acceptNewHost = acceptNewHost
+        let report = try session.share(path, remote: VaultSession.absoluteRemote(remote), options: options)
         if let commit = report.vaultCommit { Terminal.out("committed \(commit.id.prefix(7)) \(text: commit.summary)") }
         Terminal.out("shared \(report.path) (\(report.files) file\(report.files == 1 ? "" : "s")) with \(report.remote)")
         if let warning = report.warning { Terminal.err("sheaf: \(text: warning)") }
@@ -26,14 +29,17 @@ struct Join: ParsableCommand {
     static let configuration = CommandConfiguration.sheaf(
         commandName: "join",
         abstract: "Take part in a share someone made: its notes appear in FOLDER.",
-        discussion: "FOLDER (default: a folder named after the URL) must be new or empty. The share syncs with `sheaf sync` like the vault; edits that overlap give conflict files inside the share.")
+        discussion: "FOLDER (default: a folder named after the URL) must be new or empty, unless the vault already lists that share there (one on a host this device does not sync with waits for this command: `sheaf shares` shows it as needs-approval). The share syncs with `sheaf sync` like the vault; edits that overlap give conflict files inside the share.")
     @Argument(help: "The share's URL.") var url: String
     @Argument(help: "Where its notes appear.") var folder: String?
+    @Flag(help: "Record the key of an ssh host that ~/.ssh/known_hosts does not list yet.") var acceptNewHost = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let session = try global.open()
-        let report = try session.join(VaultSession.absoluteRemote(url), at: folder)
+        var options = SyncOptions()
+        options.acceptNewHost = acceptNewHost
+        let report = try session.join(VaultSession.absoluteRemote(url), at: folder, options: options)
         Terminal.out("joined \(report.remote) at \(report.path) (\(report.files) file\(report.files == 1 ? "" : "s"))")
     }
 }
