@@ -126,6 +126,7 @@ import TestSupport
         #expect(!HTMLTokens.problems(#"<img src="https://evil.example/x.png">"#).isEmpty)
         #expect(!HTMLTokens.problems(#"<p style="color:red">x</p>"#).isEmpty)
         #expect(!HTMLTokens.problems(#"<svg></svg>"#).isEmpty)
+        #expect(!HTMLTokens.problems(#"<textarea>"#).isEmpty && HTMLTokens.problems(#"<textarea name="text"></textarea>"#).isEmpty)
         #expect(HTMLTokens.problems(#"<p>&lt;script&gt;alert(1)&lt;/script&gt; <a href="/n/x.md">x</a></p>"#).isEmpty)
     }
 }
@@ -186,7 +187,7 @@ enum HTMLTokens {
         tags(html).filter { $0.name == tag }.flatMap { $0.attributes.filter { $0.name == name }.map(\.value) }
     }
 
-    static let forbidden: Set<String> = ["style", "iframe", "frame", "object", "embed", "svg", "math", "base", "textarea", "frameset", "applet", "template", "noscript"]
+    static let forbidden: Set<String> = ["style", "iframe", "frame", "object", "embed", "svg", "math", "base", "frameset", "applet", "template", "noscript"]
 
     /// What a page must not hold: script but the server's own, a forbidden element, an event
     /// handler or style attribute, a script URL, an image or resource from elsewhere.
@@ -197,6 +198,9 @@ enum HTMLTokens {
             if tag.name == "script" && attrs["src"] != "/assets/sheaf.js" { found.append("a script element \(attrs)") }
             if tag.name == "link" && !(attrs["rel"] == "stylesheet" && attrs["href"] == "/assets/sheaf.css") { found.append("a link element \(attrs)") }
             if forbidden.contains(tag.name) { found.append("a \(tag.name) element") }
+            // The server's own forms (edit, append, new note) have one textarea each, named; a
+            // note's text must never open one (it would swallow the page up to a `</textarea>`).
+            if tag.name == "textarea" && !["text", "body"].contains(attrs["name"] ?? "") { found.append("a textarea element \(attrs)") }
             for (name, value) in tag.attributes {
                 if name.hasPrefix("on") { found.append("an event handler \(name)=\(value) on \(tag.name)") }
                 if name == "style" || name == "srcdoc" || name == "formaction" { found.append("a \(name) attribute on \(tag.name)") }
