@@ -71,10 +71,10 @@ public struct SheafServer: Sendable {
     /// is as fresh, and `problem` says so).
     public func run(running: @escaping @Sendable (String) -> Void, events: @escaping @Sendable (VaultEvent) -> Void) throws {
         if let refusal = options.refusal() { throw refusal }
+        let app = try application(running: running)  // (a bad TLS file stops the start before the watcher's)
         let watcher = startWatcher(events: events)
         let served = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
-        let app = try application(running: running)
         Task.detached {
             do { try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint]) }
             catch { failure.set(error) }
