@@ -89,6 +89,20 @@ import TestSupport
             #tag"onmouseover=alert(1) body of [[Food]]
 
             """,
+        // What the obsidian-hub vault holds in thousands of real notes: raw HTML inside a link's
+        // label, a sized remote image, a video frame, styled spans (Tests/Browser/hub_check.py).
+        "Hostile/hub.md": """
+            Links: [<button id=HH onclick=alert(1)>Open in Obsidian</button>](obsidian://show-plugin?id=x) [x<img src=x onerror=alert(1)>](https://example.org)
+
+            ![Screenshot|400](https://i.imgur.com/x.png) ![[https://i.imgur.com/y.png|300]]
+
+            <iframe width="560" height="315" src="https://www.youtube.com/embed/x" allowfullscreen></iframe>
+
+            <span role="presentation" style="background:url(https://evil.example/x.png)">styled</span> <center><kbd>Ctrl</kbd></center>
+
+            <span class="git-footer">[Edit In GitHub](https://github.dev/x "git-hub-edit-note") | [Copy](javascript:alert(1) "x")</span>
+
+            """,
         "Food.md": "# Food\n\ncustard alert\n",
     ]
 
