@@ -18,6 +18,7 @@ script, no uncaught error), the resources fetched (this origin only) and the scr
 Prints the counts; exits 1 when any page has a problem.
 """
 import argparse
+import functools
 import html.parser
 import http.cookiejar
 import os
@@ -31,6 +32,8 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+
+print = functools.partial(print, flush=True)  # (each count as soon as it is known, even into a file)
 
 URL_ATTRIBUTES = {"src", "href", "srcset", "poster", "data", "action", "formaction", "xlink:href", "background", "cite", "longdesc", "ping"}
 RESOURCE_TAGS = {"img", "iframe", "frame", "link", "style", "script", "source", "video", "audio", "embed", "object", "track", "image", "use", "input", "form"}
