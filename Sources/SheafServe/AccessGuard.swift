@@ -20,9 +20,12 @@ final class AccessGuard: Sendable {
     let formToken = AccessGuard.newToken()
     private let names: Set<String>
     private let boundPort = Mutex<Int?>(nil)
+    /// Served over TLS: the cookie is `Secure` (a browser never sends it over plain http).
+    let secure: Bool
 
-    init(token: String = AccessGuard.newToken(), listen: String) {
+    init(token: String = AccessGuard.newToken(), listen: String, secure: Bool = false) {
         self.token = token
+        self.secure = secure
         var names: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
         let listen = listen.lowercased()
         if listen != "0.0.0.0" && listen != "::" && !listen.isEmpty {
@@ -124,7 +127,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             // Back to the page asked for, never to another host (`//host/...` is one).
             let page = MarkdownHTML.isOwnOrigin(request.uri.path) ? request.uri.path : "/"
             var response = Response.redirect(to: page, type: .found)
-            response.setCookie(Cookie(name: access.cookieName, value: access.token, path: "/", httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: access.cookieName, value: access.token, path: "/", secure: access.secure, httpOnly: true, sameSite: .strict))
             return response
         }
         guard access.hasCookie(request) else {

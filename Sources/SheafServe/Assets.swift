@@ -4,9 +4,9 @@
 // keyboard: `/` search, `e` edit, `g d` today's daily note; and live pages (LiveEvents).
 enum Assets {
     static let css = """
-        :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fdfdfc; --muted: #6b6b70; --accent: #2f5fb3; --line: #e3e3e0; --mark: #fff1a8; --code: #f3f3f1; }
+        :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fdfdfc; --muted: #6b6b70; --accent: #2f5fb3; --line: #e3e3e0; --mark: #fff1a8; --code: #f3f3f1; --added: #dcf5dc; --removed: #fbe1e1; }
         @media (prefers-color-scheme: dark) {
-          :root { --fg: #e6e6e3; --bg: #18181a; --muted: #9a9aa0; --accent: #8fb3ff; --line: #333337; --mark: #5a4d00; --code: #242428; }
+          :root { --fg: #e6e6e3; --bg: #18181a; --muted: #9a9aa0; --accent: #8fb3ff; --line: #333337; --mark: #5a4d00; --code: #242428; --added: #1e3a22; --removed: #46201f; }
         }
         * { box-sizing: border-box; }
         body { margin: 0; font: 16px/1.55 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
@@ -32,9 +32,16 @@ enum Assets {
         .backlinks { margin-top: 2rem; border-top: 1px solid var(--line); } .backlink { margin: .6rem 0; }
         .error { color: #c0392b; }
         nav form.today { display: inline; } nav button { font: inherit; }
+        form.append { display: flex; gap: .5rem; align-items: flex-end; margin: 1rem 0; } form.append textarea { flex: 1; font: inherit; padding: .4rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+        details.retag { font-size: .92rem; margin-bottom: 1rem; } details.retag summary { color: var(--muted); cursor: pointer; }
+        form.new input, form.new textarea, details.retag input { font: inherit; padding: .3rem .5rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; } form.new textarea { width: 100%; }
         .saved { padding: .4rem .6rem; border-left: 3px solid var(--accent); background: var(--code); }
         form.edit textarea { width: 100%; min-height: 60vh; font: 14px/1.5 ui-monospace, monospace; padding: .6rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
         ul.contains-task-list, li.task-list-item { list-style: none; }
+        .diff { font: 14px/1.45 ui-monospace, monospace; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
+        .diff div { white-space: pre-wrap; padding: 0 .5rem; min-height: 1.45em; } .diff .sign { display: inline-block; width: 1.2em; color: var(--muted); user-select: none; }
+        .diff .added { background: var(--added); } .diff .removed { background: var(--removed); text-decoration: line-through; text-decoration-color: var(--muted); }
+        .diff .skipped { color: var(--muted); font-style: italic; background: var(--code); }
         """
 
     static let js = """
@@ -90,6 +97,10 @@ enum Assets {
                 if (touched.indexOf(editing.dataset.path) >= 0) sync.textContent = "changed on disk: your save will merge";
                 return;
               }
+              // Text typed into a form of the page (append, tags) is never thrown away.
+              const typed = Array.prototype.some.call(document.querySelectorAll("main textarea, main input:not([type=hidden])"),
+                function (f) { return f.value !== f.defaultValue; });
+              if (typed) { sync.textContent = "changed on disk"; return; }
               refresh();
             });
           }

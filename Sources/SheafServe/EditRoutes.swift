@@ -27,6 +27,7 @@ extension VaultRoutes {
             let fields = try await form(request)
             return try await save(path, fields)
         }
+        addNoteForms(to: router)
     }
 
     /// The fields of a form's body, refused (403) when the form is not one of this server's pages.
@@ -67,18 +68,12 @@ extension VaultRoutes {
             return try session.writeNote(Self.lineEnds(of: text, like: session.vault.absolute(path)), to: note, ifMatch: base)
         }
         guard let report else { throw HTTPError(.notFound) }
-        // After a POST, a GET (reloading the page does not save again); how it ended is a word.
-        return Response(status: .seeOther, headers: [.location: WebPaths.url("/n", path) + "?saved=" + report.outcome.rawValue])
+        return Self.after(FormOutcome(report.outcome), at: path)
     }
 
-    /// What a note's page says after a save, by the outcome's word; nil for any other word.
+    /// What a note's page says after a form, by the word in its address; nil for any other word.
     static func savedMessage(_ word: String?) -> String? {
-        switch word.flatMap(GuardedWriteReport.Outcome.init(rawValue:)) {
-        case .clean: "Saved."
-        case .merged: "Saved, merged with a change made meanwhile."
-        case .conflict: "Saved. It overlapped a change made meanwhile: the note keeps your text there, and a conflict file beside it holds the other."
-        case nil: nil
-        }
+        word.flatMap(FormOutcome.init(rawValue:))?.message
     }
 
     /// A textarea's text as the note's bytes: browsers send every line break as CRLF, so a note

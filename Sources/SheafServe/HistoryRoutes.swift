@@ -1,5 +1,5 @@
 // A note's history and its conflicts in the browser: the versions `sheaf log` lists, a version's
-// text, restoring one (`sheaf restore`: what the note holds now is committed first, so it stays
+// text and its diff to the note today, restoring one (`sheaf restore`: what the note holds now is committed first, so it stays
 // in history), the conflict files a sync left beside notes, and resolving them as `sheaf
 // resolve` does (keep the note, the conflict file's version, or both). Reading needs no form
 // token; every change is a POST with one, and none exists with --read-only.
@@ -43,6 +43,7 @@ extension VaultRoutes {
         guard history.exists || !history.entries.isEmpty else { throw HTTPError(.notFound) }
         let entries = history.entries.map { entry -> [String: Any] in
             ["url": WebPaths.url("/version", entry.path ?? path) + "?rev=" + entry.commit.id,
+             "diff": WebPaths.url("/version", entry.path ?? path) + "?rev=" + entry.commit.id + "#diff",
              "time": Self.minute(entry.commit.time), "author": entry.commit.authorName,
              "summary": entry.commit.summary, "kind": entry.kind.map { "\($0)" } ?? ""]
         }
@@ -50,11 +51,18 @@ extension VaultRoutes {
         return page(title: "History of " + VaultPath.fileName(path), content: content)
     }
 
+    /// A version's text, and its diff to the note today (against nothing when the note is gone).
     func version(_ path: String, _ rev: String) async throws -> Response {
-        let version = try await withSession { session throws(SheafError) in try session.version(of: path, at: rev) }
+        let (version, today) = try await withSession { session throws(SheafError) in
+            let version = try session.version(of: path, at: rev)
+            let today = try session.note(at: path).flatMap { _ in FileManager.default.contents(atPath: session.vault.absolute(path)) }
+            return (version, today.map { [UInt8]($0) })
+        }
+        let diff = TextDiff.lines(from: version.bytes, to: today ?? [])
         var values: [String: Any] = [
             "vault": vaultName, "crumbs": noteCrumbs(path), "name": VaultPath.fileName(path), "commit": version.commit,
             "text": String(decoding: version.bytes, as: UTF8.self), "restore": WebPaths.url("/restore", path),
+            "diff": DiffLines.shown(diff), "same": !diff.contains { $0.kind != .kept }, "gone": today == nil,
         ]
         values["form"] = formToken
         let content = Templates.render("version", values)

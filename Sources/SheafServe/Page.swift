@@ -8,11 +8,13 @@ enum Page {
                  body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// A page of the layout: the vault's name in the bar, the search box holding `query`, and
-    /// with a form token (`form`) the Today button.
-    static func layout(_ status: HTTPResponse.Status = .ok, title: String, vault: String, query: String = "", form: String?, content: String) -> Response {
+    /// A page of the layout: the vault's name in the bar, the search box holding `query`, the
+    /// shares' line when there are shares, and with a form token (`form`) the Today button.
+    static func layout(_ status: HTTPResponse.Status = .ok, title: String, vault: String, query: String = "", form: String?,
+                       shares: String? = nil, content: String) -> Response {
         var values: [String: Any] = ["title": title, "vault": vault, "query": query, "content": content]
         values["form"] = form  // (absent, not empty: Mustache takes an empty string as true)
+        values["shares"] = shares
         return html(Templates.render("layout", values), status: status)
     }
 

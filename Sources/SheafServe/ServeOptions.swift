@@ -1,8 +1,7 @@
-// What `sheaf serve` is asked to do, and the rule for where it may listen: the notes are private
-// and the server speaks plain HTTP, so it listens on the loopback interface unless told
-// otherwise, and an address other machines can reach needs `--insecure-listen`, which says that
-// the token cookie and the notes cross that network unencrypted (a TLS proxy in front is the way
-// to make it safe).
+// What `sheaf serve` is asked to do, and the rule for where it may listen: the notes are private,
+// so it listens on the loopback interface unless told otherwise, and an address other machines
+// can reach needs TLS (`--tls-cert` and `--tls-key`) or `--insecure-listen`, which says that the
+// token cookie and the notes cross that network unencrypted.
 import SheafCore
 
 public struct ServeOptions: Sendable {
@@ -14,6 +13,8 @@ public struct ServeOptions: Sendable {
     public var readOnly = false
     /// Listen on a non-loopback address without TLS.
     public var insecureListen = false
+    /// Serve https with this certificate and key (`--tls-cert`, `--tls-key`).
+    public var tls: ServeTLS?
     /// Run the background sync with the in-process watcher (as `sheaf watch` does).
     public var sync = true
 
@@ -27,11 +28,14 @@ public struct ServeOptions: Sendable {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
+    /// `https` with TLS, else `http`.
+    public var scheme: String { tls == nil ? "http" : "https" }
+
     /// Why the server must not start with these options, nil when it may.
     public func refusal() -> SheafError? {
-        if Self.isLoopback(address) || insecureListen { return nil }
+        if Self.isLoopback(address) || insecureListen || tls != nil { return nil }
         return SheafError("will not listen beyond this machine without TLS", path: address,
-                          cause: "sheaf serve speaks plain HTTP: the access token and the notes would cross the network unencrypted",
-                          hint: "listen on 127.0.0.1 and put a TLS proxy in front (then pass --insecure-listen to listen where it reaches), or pass --insecure-listen on a network you trust")
+                          cause: "without --tls-cert and --tls-key, sheaf serve speaks plain HTTP: the access token and the notes would cross the network unencrypted",
+                          hint: "give --tls-cert FILE --tls-key FILE (PEM), or pass --insecure-listen on a network you trust")
     }
 }

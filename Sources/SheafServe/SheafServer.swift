@@ -5,6 +5,8 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import SheafCore
 import SheafKit
@@ -15,11 +17,13 @@ public struct SheafServer: Sendable {
     let access: AccessGuard
     /// The watcher's events, for every open page.
     let live = LiveEvents()
+    /// The shares' line in the bar, made again after each sync report.
+    let shares = ShareLine()
 
     public init(vault: Vault, options: ServeOptions) {
         self.vault = vault
         self.options = options
-        self.access = AccessGuard(listen: options.address)
+        self.access = AccessGuard(listen: options.address, secure: options.tls != nil)
     }
 
     /// The random token of this server's URL.
@@ -29,25 +33,35 @@ public struct SheafServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessMiddleware(access: access))
-        VaultRoutes(vault: vault, access: access, readOnly: options.readOnly).add(to: router)
+        VaultRoutes(vault: vault, access: access, readOnly: options.readOnly, shares: shares).add(to: router)
         live.add(to: router)
         return router
     }
 
-    /// The application on the options' address; `running` gets the URL to open once it listens.
-    func application(running: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+    /// The application on the options' address, speaking https with TLS options (whose files are
+    /// read here, so a bad one stops the start); `running` gets the URL to open once it listens.
+    func application(running: @escaping @Sendable (String) -> Void = { _ in }) throws(SheafError) -> some ApplicationProtocol {
         var logger = Logger(label: "sheaf-serve")
         logger.logLevel = .warning
         let access = self.access, token = self.token
         let host = options.address.contains(":") ? "[\(options.address)]" : options.address
         let shown = options.address == "0.0.0.0" || options.address == "::" ? "127.0.0.1" : host
+        let scheme = options.scheme
+        var server = HTTPServerBuilder.http1()
+        if let tls = options.tls {
+            let configuration = try tls.configuration()
+            do { server = try .tls(.http1(), tlsConfiguration: configuration) } catch {
+                throw SheafError("cannot serve https", path: tls.certificateFile, cause: String(describing: error))
+            }
+        }
         return Application(
             router: router(),
+            server: server,
             configuration: .init(address: .hostname(options.address, port: options.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 access.bound(port: port)
-                running("http://\(shown):\(port)/?token=\(token)")
+                running("\(scheme)://\(shown):\(port)/?token=\(token)")
             },
             logger: logger)
     }
@@ -57,10 +71,10 @@ public struct SheafServer: Sendable {
     /// is as fresh, and `problem` says so).
     public func run(running: @escaping @Sendable (String) -> Void, events: @escaping @Sendable (VaultEvent) -> Void) throws {
         if let refusal = options.refusal() { throw refusal }
+        let app = try application(running: running)  // (a bad TLS file stops the start before the watcher's)
         let watcher = startWatcher(events: events)
         let served = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
-        let app = application(running: running)
         Task.detached {
             do { try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint]) }
             catch { failure.set(error) }
@@ -82,12 +96,16 @@ extension SheafServer {
         let thread = WatcherThread()
         var watchOptions = VaultWatchOptions()
         watchOptions.sync = options.sync
-        let (vault, live, watching) = (self.vault, self.live, watchOptions)
+        let (vault, live, shares, watching) = (self.vault, self.live, self.shares, watchOptions)
         Thread {
             let session = VaultSession(vault: vault, workingDirectory: vault.root)
             session.subscribe { event in
                 events(event)
                 live.send(event)
+                switch event {
+                case .synced, .offline, .online, .conflicts: shares.forget()
+                default: break
+                }
             }
             do throws(SheafError) { try session.watch(options: watching, stopper: thread.stopper) }
             catch { events(.problem(error)) }

@@ -35,7 +35,7 @@ enum Templates {
             <form class="search" action="/search" method="get" role="search">
             <input type="search" id="q" name="q" value="{{query}}" placeholder="Search  /" autocomplete="off" aria-label="Search">
             </form>
-            <nav><span id="sync" class="meta"></span> <a href="/tags">Tags</a> <a href="/conflicts">Conflicts</a>
+            <nav><span id="sync" class="meta"></span> {{#shares}}<span id="shares" class="meta">{{shares}}</span> {{/shares}}{{#form}}<a id="new" href="/new">New</a> {{/form}}<a href="/tags">Tags</a> <a href="/conflicts">Conflicts</a>
             {{#form}}<form class="today" method="post" action="/daily"><input type="hidden" name="csrf" value="{{form}}"><button id="today" type="submit">Today</button></form>{{/form}}</nav>
             </header>
             <div id="live" class="live" hidden></div>
@@ -51,6 +51,7 @@ enum Templates {
         ("folder", """
             {{> crumbs}}
             <h1>{{name}}</h1>
+            {{#new}}<p class="actions"><a href="{{new}}">New note here</a></p>{{/new}}
             {{#hasFolders}}<ul class="folders">{{/hasFolders}}{{#folders}}<li><a href="{{url}}">{{name}}/</a> <span class="meta">{{count}}</span></li>{{/folders}}{{#hasFolders}}</ul>{{/hasFolders}}
             {{> notelist}}
             {{#hasFiles}}<h2>Files</h2><ul class="files">{{/hasFiles}}{{#files}}<li><a href="{{url}}">{{name}}</a></li>{{/files}}{{#hasFiles}}</ul>{{/hasFiles}}
@@ -65,15 +66,28 @@ enum Templates {
             <p class="actions">{{#edit}}<a id="edit" href="{{edit}}">Edit</a> · {{/edit}}<a href="{{history}}">History</a></p>
             {{#hasProperties}}<table class="properties">{{/hasProperties}}{{#properties}}<tr><th>{{key}}</th><td>{{#values}}{{#url}}<a href="{{url}}">{{text}}</a>{{/url}}{{^url}}<span>{{text}}</span>{{/url}} {{/values}}</td></tr>{{/properties}}{{#hasProperties}}</table>{{/hasProperties}}
             {{#hasTags}}<p class="tags">{{/hasTags}}{{#tags}}<a class="tag" href="{{url}}">#{{name}}</a> {{/tags}}{{#hasTags}}</p>{{/hasTags}}
+            {{#form}}<details class="retag"><summary>Edit tags</summary><form method="post" action="{{retag}}"><input type="hidden" name="csrf" value="{{form}}"><input type="hidden" name="shown" value="{{shownTags}}"><input name="tags" value="{{shownTags}}" aria-label="Tags, separated by commas"> <button type="submit">Save tags</button></form></details>{{/form}}
             <div class="body">
             {{{html}}}
             </div>
+            {{#form}}<form class="append" method="post" action="{{append}}"><input type="hidden" name="csrf" value="{{form}}"><textarea name="text" rows="3" aria-label="Append to this note" placeholder="Append to this note"></textarea> <button type="submit">Append</button></form>{{/form}}
             <section class="backlinks">
             <h2>Backlinks</h2>
             {{#backlinks}}<div class="backlink"><a href="{{url}}">{{title}}</a>{{#lines}}<blockquote>{{.}}</blockquote>{{/lines}}</div>{{/backlinks}}
             {{^backlinks}}<p class="meta">No note links here.</p>{{/backlinks}}
             </section>
             </article>
+            """),
+        ("new", """
+            <h1>New note</h1>
+            <form class="new" method="post" action="/new">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <p><label>Folder <input name="folder" value="{{folder}}" placeholder="(the vault's new-note folder)"></label></p>
+            <p><label>Title <input name="title" required autofocus></label></p>
+            <p><label>Tags <input name="tags" placeholder="comma, separated"></label></p>
+            <textarea name="body" rows="12" aria-label="Text"></textarea>
+            <p><button type="submit">Make the note</button></p>
+            </form>
             """),
         ("edit", """
             {{> crumbs}}
@@ -88,13 +102,18 @@ enum Templates {
         ("history", """
             {{> crumbs}}
             <h1>History of {{name}}</h1>
-            <ol class="history">{{#entries}}<li><a href="{{url}}">{{time}}</a> <span class="meta">{{kind}} · {{author}}</span><p>{{summary}}</p></li>{{/entries}}</ol>
+            <ol class="history">{{#entries}}<li><a href="{{url}}">{{time}}</a> <span class="meta">{{kind}} · {{author}} · <a href="{{diff}}">changes to today</a></span><p>{{summary}}</p></li>{{/entries}}</ol>
             {{^entries}}<p class="meta">No commit holds this note yet.</p>{{/entries}}
             """),
         ("version", """
             {{> crumbs}}
             <h1>{{name}} at {{commit}}</h1>
             {{#form}}<form method="post" action="{{restore}}"><input type="hidden" name="csrf" value="{{form}}"><input type="hidden" name="rev" value="{{commit}}"><button type="submit">Restore this version</button> <span class="meta">(the note as it is now stays in history)</span></form>{{/form}}
+            <h2 id="diff">From this version to today</h2>
+            {{#gone}}<p class="meta">The note is gone today: every line of this version is removed.</p>{{/gone}}
+            {{#same}}<p class="meta">The note today is this version.</p>{{/same}}
+            {{^same}}<div class="diff">{{#diff}}<div class="{{kind}}"><span class="sign">{{sign}}</span>{{text}}</div>{{/diff}}</div>{{/same}}
+            <h2>This version</h2>
             <pre class="version">{{text}}</pre>
             """),
         ("conflicts", """

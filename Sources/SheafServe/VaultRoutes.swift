@@ -19,6 +19,8 @@ struct VaultRoutes: Sendable {
     let readOnly: Bool
     /// One link resolver for every page while the vault's paths stay the same.
     let targets = LinkTargetsCache()
+    /// The bar's word on shares (none without shares).
+    let shares: ShareLine
     var vaultName: String { VaultPath.fileName(vault.root) }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -54,7 +56,7 @@ struct VaultRoutes: Sendable {
     /// A page of the layout; its bar has the Today button (a form, so it needs the form token)
     /// unless the server is read-only.
     func page(_ status: HTTPResponse.Status = .ok, title: String, query: String = "", content: String) -> Response {
-        Page.layout(status, title: title, vault: vaultName, query: query, form: formToken, content: content)
+        Page.layout(status, title: title, vault: vaultName, query: query, form: formToken, shares: shares.text(vault), content: content)
     }
 
     /// What a page's forms carry; nil when the server is read-only (it has no form).
@@ -95,6 +97,7 @@ struct VaultRoutes: Sendable {
         guard path.isEmpty || !folders.isEmpty || !files.isEmpty || !listing.1.isEmpty else { throw HTTPError(.notFound) }
         let notes = listing.1.filter { VaultPath.folder($0.path) == path }
         let content = Templates.render("folder", [
+            "new": readOnly ? false as Any : "/new?folder=" + WebPaths.encode(path),
             "vault": vaultName, "crumbs": crumbs(path), "name": path.isEmpty ? vaultName : VaultPath.fileName(path),
             "hasFolders": !folders.isEmpty,
             "folders": folders.keys.sorted { $0.lowercased() < $1.lowercased() }.map { name in
@@ -162,6 +165,7 @@ struct VaultRoutes: Sendable {
         // (Absent, not empty, when there is none: Mustache takes an empty string as true.)
         values["edit"] = readOnly ? nil : WebPaths.url("/edit", path)
         values["saved"] = saved
+        values.merge(noteForms(path, note), uniquingKeysWith: { $1 })
         let content = Templates.render("note", values)
         return self.page(title: note.title, content: content)
     }

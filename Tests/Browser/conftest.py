@@ -24,8 +24,38 @@ HOSTILE = {
     "css.md": "<style>body{background:url(https://evil.example/x.png)}</style>\n\n<p style=\"display:none\">hidden</p>\n\n![t](https://evil.example/track.png)\n",
     "broken.md": f"<img src=x onerror={CANARY}//\n\n<scr<script>ipt>{CANARY}</script>\n\n</textarea><script>{CANARY}</script>\n",
     f"<img src=x onerror={CANARY.replace('/', '')}>.md": "a hostile name\n",
+    "hub.md": f'[<button id=HH onclick="{CANARY}">Open in Obsidian</button>](obsidian://show-plugin?id=x) [x<img src=x onerror="{CANARY}">](https://example.org)\n\n'
+              f'![Screenshot|400](https://evil.example/x.png)\n\n<iframe src="https://evil.example/embed/x" allowfullscreen></iframe>\n\n'
+              f'<span style="background:url(https://evil.example/x.png)">styled</span> <span class="git-footer">[Copy](javascript:{CANARY} "x")</span>\n',
     "properties.md": f'---\ntitle: "<script>{CANARY}</script>"\ntags: ["<b onmouseover={CANARY}>x</b>"]\nnote: "<img src=x onerror={CANARY}>"\n---\nbody\n',
 }
+
+
+def start(sheaf, vault, env, extra=()):
+    """`sheaf serve` on any free port in `vault`: the process and the URL it printed."""
+    server = subprocess.Popen([sheaf, "serve", "--port", "0", "--no-sync", *extra], cwd=vault, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = None
+    timer = threading.Timer(60, server.kill)
+    timer.start()
+    for line in server.stdout:
+        if line.startswith("Open "):
+            url = line.split()[1]
+            break
+    timer.cancel()
+    assert url, "sheaf serve printed no URL: " + server.stderr.read()
+    return server, url
+
+
+def chromium(*flags):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,900", *flags]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
 
 
 @pytest.fixture(scope="session")
@@ -40,18 +70,8 @@ def served():
     (vault / "Hostile" / "evil.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" onload="{CANARY}"><script>{CANARY}</script></svg>')
     env = dict(os.environ, HOME=temp, GIT_CONFIG_NOSYSTEM="1")
     subprocess.run([sheaf, "init"], cwd=vault, env=env, check=True, capture_output=True)
-    server = subprocess.Popen([sheaf, "serve", "--port", "0", "--no-sync"], cwd=vault, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    url = None
-    timer = threading.Timer(60, server.kill)
-    timer.start()
-    for line in server.stdout:
-        if line.startswith("Open "):
-            url = line.split()[1]
-            break
-    timer.cancel()
-    assert url, "sheaf serve printed no URL: " + server.stderr.read()
-    yield {"url": url, "base": url.split("/?")[0], "vault": vault, "names": list(HOSTILE)}
+    server, url = start(sheaf, vault, env)
+    yield {"url": url, "base": url.split("/?")[0], "vault": vault, "names": list(HOSTILE), "env": env}
     server.terminate()
     server.wait(timeout=30)
     shutil.rmtree(temp, ignore_errors=True)
@@ -59,13 +79,7 @@ def served():
 
 @pytest.fixture(scope="session")
 def browser(served):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,900"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
+    driver = chromium()
     driver.get(served["url"])
     yield driver
     driver.quit()

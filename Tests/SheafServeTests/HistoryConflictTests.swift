@@ -22,11 +22,11 @@ import TestSupport
         try await served.browse { browser in
             #expect(try await browser.get("/n/Plan.md").body.contains(#"<a href="/history/Plan.md">History</a>"#))
             let history = try await browser.get("/history/Plan.md")
-            let versions = HTMLTokens.attributes(history.body, tag: "a", name: "href").filter { $0.hasPrefix("/version/") }
+            let versions = HTMLTokens.attributes(history.body, tag: "a", name: "href").filter { $0.hasPrefix("/version/") && !$0.hasSuffix("#diff") }
             #expect(versions.count == 2, "\(history.body)")
             let oldest = try #require(versions.last)
             let version = try await browser.get(oldest)
-            #expect(version.body.contains("first version") && !version.body.contains("second version"))
+            #expect(version.body.contains("<pre class=\"version\">first version\n</pre>"))
             let rev = try #require(formValue(version.body, "rev"))
             #expect(try await browser.post("/restore/Plan.md", ["rev": rev]).status == .forbidden)
             let csrf = try #require(formValue(version.body, "csrf"))
@@ -34,6 +34,31 @@ import TestSupport
             #expect(restored.status == .seeOther && restored.headers[.location] == "/n/Plan.md")
         }
         #expect(try String(contentsOfFile: served.root + "/Plan.md", encoding: .utf8) == "first version\n")
+    }
+
+    @Test func aVersionShowsItsDiffToTodayLineByLineAsText() async throws {
+        let kept = (1...12).map { "kept line \($0)" }.joined(separator: "\n")
+        let served = try ServedVault(["Plan.md": "first line\n" + kept + "\nold line\n"])
+        Self.commit(served, "first")
+        TestFile.replace("first line\n" + kept + "\nnew line <script>x()</script>\n", at: served.root + "/Plan.md")
+        try await served.browse { browser in
+            let history = try await browser.get("/history/Plan.md")
+            let diffLink = try #require(HTMLTokens.attributes(history.body, tag: "a", name: "href").first { $0.hasSuffix("#diff") })
+            let version = try await browser.get(diffLink)
+            #expect(version.status == .ok)
+            #expect(version.body.contains(#"<div class="removed"><span class="sign">-</span>old line</div>"#), "\(version.body)")
+            #expect(version.body.contains(#"<div class="added"><span class="sign">+</span>new line &lt;script&gt;x()&lt;/script&gt;</div>"#))
+            // Three kept lines before the change; the nine above them are counted, not shown.
+            #expect(version.body.contains(#"<div class="kept"><span class="sign"> </span>kept line 10</div>"#))
+            #expect(!version.body.contains(#"kept line 9</div>"#) && version.body.contains("10 lines as they were"))
+            #expect(HTMLTokens.tags(version.body).filter { $0.name == "script" && !$0.closing }.count == 1)  // the server's own
+        }
+        TestFile.replace("first line\n" + kept + "\nold line\n", at: served.root + "/Plan.md")
+        try await served.browse { browser in
+            let history = try await browser.get("/history/Plan.md")
+            let diffLink = try #require(HTMLTokens.attributes(history.body, tag: "a", name: "href").first { $0.hasSuffix("#diff") })
+            #expect(try await browser.get(diffLink).body.contains("The note today is this version."))
+        }
     }
 
     @Test func aConflictFileIsListedAndResolvedAsTheCLIResolvesIt() async throws {

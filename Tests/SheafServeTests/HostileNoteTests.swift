@@ -89,6 +89,20 @@ import TestSupport
             #tag"onmouseover=alert(1) body of [[Food]]
 
             """,
+        // What the obsidian-hub vault holds in thousands of real notes: raw HTML inside a link's
+        // label, a sized remote image, a video frame, styled spans (Tests/Browser/hub_check.py).
+        "Hostile/hub.md": """
+            Links: [<button id=HH onclick=alert(1)>Open in Obsidian</button>](obsidian://show-plugin?id=x) [x<img src=x onerror=alert(1)>](https://example.org)
+
+            ![Screenshot|400](https://i.imgur.com/x.png) ![[https://i.imgur.com/y.png|300]]
+
+            <iframe width="560" height="315" src="https://www.youtube.com/embed/x" allowfullscreen></iframe>
+
+            <span role="presentation" style="background:url(https://evil.example/x.png)">styled</span> <center><kbd>Ctrl</kbd></center>
+
+            <span class="git-footer">[Edit In GitHub](https://github.dev/x "git-hub-edit-note") | [Copy](javascript:alert(1) "x")</span>
+
+            """,
         "Food.md": "# Food\n\ncustard alert\n",
     ]
 
@@ -126,6 +140,7 @@ import TestSupport
         #expect(!HTMLTokens.problems(#"<img src="https://evil.example/x.png">"#).isEmpty)
         #expect(!HTMLTokens.problems(#"<p style="color:red">x</p>"#).isEmpty)
         #expect(!HTMLTokens.problems(#"<svg></svg>"#).isEmpty)
+        #expect(!HTMLTokens.problems(#"<textarea>"#).isEmpty && HTMLTokens.problems(#"<textarea name="text"></textarea>"#).isEmpty)
         #expect(HTMLTokens.problems(#"<p>&lt;script&gt;alert(1)&lt;/script&gt; <a href="/n/x.md">x</a></p>"#).isEmpty)
     }
 }
@@ -186,7 +201,7 @@ enum HTMLTokens {
         tags(html).filter { $0.name == tag }.flatMap { $0.attributes.filter { $0.name == name }.map(\.value) }
     }
 
-    static let forbidden: Set<String> = ["style", "iframe", "frame", "object", "embed", "svg", "math", "base", "textarea", "frameset", "applet", "template", "noscript"]
+    static let forbidden: Set<String> = ["style", "iframe", "frame", "object", "embed", "svg", "math", "base", "frameset", "applet", "template", "noscript"]
 
     /// What a page must not hold: script but the server's own, a forbidden element, an event
     /// handler or style attribute, a script URL, an image or resource from elsewhere.
@@ -197,6 +212,9 @@ enum HTMLTokens {
             if tag.name == "script" && attrs["src"] != "/assets/sheaf.js" { found.append("a script element \(attrs)") }
             if tag.name == "link" && !(attrs["rel"] == "stylesheet" && attrs["href"] == "/assets/sheaf.css") { found.append("a link element \(attrs)") }
             if forbidden.contains(tag.name) { found.append("a \(tag.name) element") }
+            // The server's own forms (edit, append, new note) have one textarea each, named; a
+            // note's text must never open one (it would swallow the page up to a `</textarea>`).
+            if tag.name == "textarea" && !["text", "body"].contains(attrs["name"] ?? "") { found.append("a textarea element \(attrs)") }
             for (name, value) in tag.attributes {
                 if name.hasPrefix("on") { found.append("an event handler \(name)=\(value) on \(tag.name)") }
                 if name == "style" || name == "srcdoc" || name == "formaction" { found.append("a \(name) attribute on \(tag.name)") }
