@@ -101,3 +101,18 @@ def test_the_vault_over_https_with_a_secure_cookie(served):
         driver.quit()
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_text_typed_into_the_append_box_survives_a_live_update_and_is_appended(served, browser):
+    note = served["vault"] / "Inbox" / "Gift ideas.md"
+    browser.get(served["base"] + "/n/Inbox/Gift%20ideas.md")
+    box = browser.find_element(By.CSS_SELECTOR, "form.append textarea")
+    box.send_keys("A line typed into the append box")
+    note.write_text(note.read_text() + "\nA line written on disk meanwhile\n")
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "sync").text == "changed on disk")
+    box = browser.find_element(By.CSS_SELECTOR, "form.append textarea")
+    assert box.get_attribute("value") == "A line typed into the append box"
+    box.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    saved = wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, "p.saved")))
+    assert saved.text == "Appended."
+    assert note.read_text().endswith("\nA line written on disk meanwhile\nA line typed into the append box\n")
