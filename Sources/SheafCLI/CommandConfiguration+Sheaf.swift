@@ -8,9 +8,9 @@ extension CommandConfiguration {
     /// A configuration whose usage lines read `sheaf <commandName> ...` however it is parsed.
     static func sheaf(commandName: String, abstract: String = "", discussion: String = "",
                       subcommands: [ParsableCommand.Type] = [], defaultSubcommand: ParsableCommand.Type? = nil,
-                      aliases: [String] = []) -> CommandConfiguration {
+                      aliases: [String] = [], shouldDisplay: Bool = true) -> CommandConfiguration {
         CommandConfiguration(commandName: commandName, _superCommandName: "sheaf", abstract: abstract,
-                             discussion: discussion, subcommands: subcommands, defaultSubcommand: defaultSubcommand,
-                             aliases: aliases)
+                             discussion: discussion, shouldDisplay: shouldDisplay, subcommands: subcommands,
+                             defaultSubcommand: defaultSubcommand, aliases: aliases)
     }
 }

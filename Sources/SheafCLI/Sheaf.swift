@@ -23,7 +23,7 @@ public struct Sheaf: ParsableCommand {
             Tags.self, Search.self, Backlinks.self, Index.self, Config.self,
             Status.self, Commit.self, Log.self, Restore.self, Pull.self, Push.self, SyncCommand.self, Remote.self, ShareCommand.self, Join.self, Shares.self, Unshare.self, Leave.self, Clone.self,
             Conflicts.self, Resolve.self, MergeFile.self, InstallMergeDriver.self,
-            Attach.self, Attachments.self, Thumb.self, GC.self, Doctor.self, Watch.self, Lsp.self, Serve.self,
+            Attach.self, Attachments.self, Thumb.self, GC.self, Doctor.self, Watch.self, Lsp.self, Serve.self, Housekeep.self,
         ]
     )
 

@@ -4,11 +4,12 @@
 // and libgit2 never packs, so nothing ever gathered them: after ~100 pulls of 100 notes a 10k
 // vault had 101 packs, each searched for every object a pull reads (a pull 15 % slower).
 //
-// After a sync that changed the repository, `git gc --auto` is run in the foreground, under the
-// writer lock: git decides from its own thresholds and the user's settings (`gc.auto`,
-// `gc.autoPackLimit`; `gc.auto=0` turns it off) whether anything is due, which costs a process
-// start when nothing is. Not detached, as git would: a gc running after Sheaf let go of the lock
-// would hold `.git` lock files the next command cannot tell from a user's live git.
+// After a command that added objects, `git gc --auto` runs under Sheaf's writer lock: git decides
+// from its own thresholds and the user's settings (`gc.auto`, `gc.autoPackLimit`; `gc.auto=0` turns
+// it off) whether anything is due, which costs a process start when nothing is. Git's own detaching
+// is off: a gc running after Sheaf let go of the lock would hold `.git` lock files the next command
+// cannot tell from a user's live git. Sheaf detaches it its own way instead, in a process that
+// holds the writer lock (SheafKit/VaultSession+Housekeeping).
 import Foundation
 
 extension Repository {

@@ -101,7 +101,7 @@ extension VaultSession {
         try withWriterLock { (proof) throws(SheafError) in
             _ = try resumeInterruptedUpdate()
             let committed = try commitSnapshot(proof, settledFor: settledFor)
-            if committed != nil { try requireRepository().collectGarbageIfDue() }  // Repository+Housekeeping
+            if committed != nil { try objectsWereAdded() }  // VaultSession+Housekeeping
             return committed
         }
     }
@@ -198,9 +198,9 @@ extension VaultSession {
                 run.arrivedConflicts = arrivedConflicts((run.pull?.outcomes ?? []) + run.shares.flatMap { $0.pull?.outcomes ?? [] })
                 updateIndex(after: changes, into: &run)
             }
-            // New objects (a commit, a fetched pack): let git gather them when due (Repository+Housekeeping).
+            // New objects (a commit, a fetched pack): let git gather them when due (VaultSession+Housekeeping).
             if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {
-                repo.collectGarbageIfDue()
+                try objectsWereAdded()
             }
             return run
         }

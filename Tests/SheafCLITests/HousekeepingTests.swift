@@ -1,9 +1,14 @@
 // `.git` is packed as git packs it after its own fetches: Sheaf's fetch runs git with auto-gc
 // off and libgit2 never packs, so packs and loose objects grew without end (101 packs after 100
-// pulls of 100 notes, each searched for every object a pull reads).
+// pulls of 100 notes, each searched for every object a pull reads). The gc runs after the command
+// has answered, in a detached `sheaf housekeep` that holds the writer lock (it took a first commit
+// of an adopted 100k vault to 6 min in the foreground).
 import Foundation
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct HousekeepingTests {
     private func packs(_ vault: String) -> Int {
@@ -24,7 +29,7 @@ import Testing
             #expect(r.sync(0).status == 0)
             let pulled = r.sync(1)
             #expect(pulled.status == 0, "\(pulled.stderr)")
-            #expect(packs(r[1]) <= 2, "round \(round): \(packs(r[1])) packs")
+            #expect(eventually(timeout: 60) { housekeepers(r[1]).isEmpty && packs(r[1]) <= 2 }, "round \(round): \(packs(r[1])) packs")
         }
         #expect(r.file(1, "Start.md") == expected)
         #expect(r.git(1, ["fsck", "--no-progress"]).status == 0)
@@ -39,5 +44,106 @@ import Testing
         }
         #expect(packs(r[1]) == before + 3)
         #expect(r.file(1, "Start.md") == expected)
+    }
+
+    /// Replicas whose second vault keeps every fetched pack and is due for a gc at its second pack,
+    /// with a `pre-auto-gc` hook (git runs it once it has decided a gc is due) that says it started
+    /// and then holds the gc until the test creates `release` (a minute at most).
+    private func heldGC() -> (Replicas, started: String, release: String) {
+        let r = Replicas(2, samples: false)
+        let started = r.temp.path + "/gc-started", release = r.temp.path + "/release"
+        #expect(r.git(1, ["config", "transfer.unpackLimit", "1"]).status == 0)
+        #expect(r.git(1, ["config", "gc.autoPackLimit", "1"]).status == 0)
+        // A clone leaves its objects loose: one pull makes the first pack, the test's pull the second.
+        r.write(0, "Start.md", "# Start\n\nfirst line\nzero line\n")
+        #expect(r.sync(0).status == 0)
+        #expect(r.sync(1).status == 0)
+        #expect(eventually(timeout: 60) { housekeepers(r[1]).isEmpty })
+        let hooks = r[1] + "/.git/hooks"
+        try? FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+        TestFile.write("#!/bin/sh\ntouch '\(started)'\ni=0\n"
+                       + "while [ ! -e '\(release)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n",
+                       to: hooks + "/pre-auto-gc")
+        chmod(hooks + "/pre-auto-gc", 0o755)
+        return (r, started, release)
+    }
+
+    @Test func aSyncAnswersBeforeTheGitGcItMadeDueFinishes() {
+        let (r, started, release) = heldGC()
+        r.write(0, "Start.md", "# Start\n\nfirst line\nsecond line\n")
+        #expect(r.sync(0).status == 0)
+        // The gc is held until `release`: a sync that ran it in the foreground would not return.
+        let pulled = runProcess(CLI.binary, ["sync"], in: r[1], deadline: 20)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(r.file(1, "Start.md") == "# Start\n\nfirst line\nsecond line\n")
+        #expect(eventually(timeout: 20) { FileManager.default.fileExists(atPath: started) }, "the gc never started")
+        #expect(!housekeepers(r[1]).isEmpty)
+        // A command started while the gc runs waits for it, and both complete.
+        r.write(1, "Second.md", "# Second\n")
+        let err = r.temp.path + "/commit.err"
+        let commit = Spawn.start(CLI.binary, ["commit"], in: r[1], environment: cleanEnvironment(home: r[1]), stderr: err)
+        usleep(300_000)
+        TestFile.write("", to: release)
+        #expect(commit.map { Spawn.wait($0) } == 0, "\(CLI.read(err))")
+        #expect(eventually(timeout: 60) { housekeepers(r[1]).isEmpty })
+        #expect(packs(r[1]) == 1)
+        #expect(r.git(1, ["fsck", "--no-progress"]).status == 0)
+        #expect(r.git(1, ["status", "--porcelain"]).stdout.isEmpty)
+        #expect(r.git(1, ["log", "--format=%s", "-1", "--", "Second.md"]).stdout.contains("1 added"))
+    }
+
+    @Test func aKilledGitGcLeavesAVaultTheNextSyncUses() {
+        let (r, started, release) = heldGC()
+        r.write(0, "Start.md", "# Start\n\nfirst line\nsecond line\n")
+        #expect(r.sync(0).status == 0)
+        #expect(runProcess(CLI.binary, ["sync"], in: r[1], deadline: 20).status == 0)
+        #expect(eventually(timeout: 20) { FileManager.default.fileExists(atPath: started) }, "the gc never started")
+        // kill -9 of the whole detached tree: `sheaf housekeep`, git gc and its hook.
+        let tree = housekeepers(r[1]).flatMap { descendants(of: $0) + [$0] }
+        #expect(!tree.isEmpty)
+        for pid in tree { kill(pid, SIGKILL) }
+        #expect(eventually(timeout: 20) { housekeepers(r[1]).isEmpty })
+        TestFile.write("", to: release)
+        r.write(0, "Start.md", "# Start\n\nfirst line\nsecond line\nthird line\n")
+        #expect(r.sync(0).status == 0)
+        let next = runProcess(CLI.binary, ["sync"], in: r[1], deadline: 30)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(r.file(1, "Start.md") == "# Start\n\nfirst line\nsecond line\nthird line\n")
+        #expect(eventually(timeout: 60) { housekeepers(r[1]).isEmpty && packs(r[1]) == 1 }, "\(packs(r[1])) packs")
+        #expect(r.git(1, ["fsck", "--no-progress"]).status == 0)
+    }
+}
+
+/// The pids of the `sheaf housekeep` processes working on `vault`.
+private func housekeepers(_ vault: String) -> [pid_t] {
+    let resolved = URL(fileURLWithPath: vault).resolvingSymlinksInPath().path
+    return processes().compactMap { pid, arguments in
+        arguments.contains("housekeep") && arguments.contains(where: { $0 == vault || $0 == resolved }) ? pid : nil
+    }
+}
+
+/// Every process below `root`, from the parent pids in /proc.
+private func descendants(of root: pid_t) -> [pid_t] {
+    var parents: [pid_t: pid_t] = [:]
+    for (pid, _) in processes() {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+    }
+    var found: [pid_t] = [], frontier = [root]
+    while let next = frontier.popLast() {
+        let children = parents.compactMap { $0.value == next ? $0.key : nil }
+        found += children
+        frontier += children
+    }
+    return found
+}
+
+/// Running processes with their arguments (/proc/PID/cmdline).
+private func processes() -> [(pid_t, [String])] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+        guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+        return (pid, data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 }

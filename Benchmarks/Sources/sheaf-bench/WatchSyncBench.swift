@@ -45,7 +45,7 @@ func runWatchSyncBenchmark(options: Options, sheaf: String, pristine: String) {
     }
 
     log("starting two watchers (--interval 2)...")
-    let watchers = [a, b].map { startWatcher(sheaf, vault: $0) }
+    let watchers = [a, b].map { startWatcher(sheaf, vault: $0, options: ["--interval", "2"]) }
     defer { for pid in watchers { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) } }
     for vault in [a, b] {
         var ready = false
@@ -94,22 +94,22 @@ private func now() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
-private func appendLine(_ line: String, to path: String) {
+func appendLine(_ line: String, to path: String) {
     guard let handle = FileHandle(forWritingAtPath: path) else { fail("cannot open \(path)") }
     handle.seekToEndOfFile()
     handle.write(Data("\n\(line)\n".utf8))
     handle.closeFile()
 }
 
-/// `sheaf watch --interval 2 --vault VAULT`, its output discarded.
-private func startWatcher(_ sheaf: String, vault: String) -> pid_t {
+/// `sheaf watch OPTIONS --vault VAULT`, its output discarded; the caller stops it.
+func startWatcher(_ sheaf: String, vault: String, options: [String]) -> pid_t {
     var pid: pid_t = 0
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let words: [String] = [sheaf, "watch", "--interval", "2", "--vault", vault]
+    let words: [String] = [sheaf, "watch"] + options + ["--vault", vault]
     let argv = words.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     guard posix_spawn(&pid, sheaf, &actions, nil, argv, environ) == 0 else { fail("cannot start sheaf watch") }

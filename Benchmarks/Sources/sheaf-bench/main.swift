@@ -8,6 +8,7 @@
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-search --notes 10000 (WatchBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench watch-sync --notes 1000 [--runs 50] (WatchSyncBench.swift)
 //   swift run -c release --package-path Benchmarks sheaf-bench hash [--megabytes 512] (HashBench.swift)
+//   swift run -c release --package-path Benchmarks sheaf-bench floors --notes 10000 [--rows walk,search] (FloorsBench.swift)
 //       [--runs 7] [--word running] [--common-word with] [--baseline SHEAF] [--work /tmp/sheaf-bench] [--vault GENERATED]
 //       sync only: [--reuse] (keep WORK/sync<N> from an earlier run) [--only pull|sync]
 //
@@ -45,10 +46,12 @@ struct Options {
     var reuse = false
     /// `sync` mode: run only "pull" (the pull samples and their checks) or only "sync".
     var only: String?
+    /// `floors` mode: the rows to run (`--rows clone,commit,...`), all without it.
+    var rows: [String]?
 
     init(_ arguments: [String]) {
         var i = 0
-        if ["sync", "index", "hash", "start", "watch-search", "watch-sync"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
+        if ["sync", "index", "hash", "start", "watch-search", "watch-sync", "floors"].contains(arguments.first ?? "") { mode = arguments[0]; i = 1 }
         func value() -> String {
             i += 1
             guard i < arguments.count else { fail("\(arguments[i - 1]) needs a value") }
@@ -66,6 +69,7 @@ struct Options {
             case "--vault": vault = value()
             case "--megabytes": megabytes = Int(value()) ?? megabytes
             case "--reuse": reuse = true
+            case "--rows": rows = value().split(separator: ",").map(String.init)
             case "--only":
                 let part = value()
                 guard ["pull", "sync"].contains(part) else { fail("--only takes pull or sync") }
@@ -242,6 +246,10 @@ if !FileManager.default.fileExists(atPath: pristine) {
 }
 if options.mode == "sync" {
     runSyncBenchmark(options: options, sheaf: sheaf, pristine: pristine, generator: generator)
+    exit(0)
+}
+if options.mode == "floors" {
+    runFloorsBenchmark(options: options, sheaf: sheaf, pristine: pristine, generator: generator, reference: reference)
     exit(0)
 }
 if options.mode == "watch-search" {

@@ -17,6 +17,8 @@ struct Commit: ParsableCommand {
 
     func run() throws {
         let session = try global.open()
+        session.detachesHousekeeping = true
+        defer { Housekeeping.startIfDue(session) }  // git gc --auto, once this has answered (Housekeep.swift)
         let commit = try session.commit()
         if json {
             Terminal.json(CommitJSON(commit))
@@ -41,6 +43,8 @@ struct RemoteOptions: ParsableArguments {
     func run(_ global: GlobalOptions, label: String,
              _ action: (VaultSession, SyncOptions) throws -> SyncRun) throws {
         let session = try global.open()
+        session.detachesHousekeeping = true
+        defer { Housekeeping.startIfDue(session) }  // git gc --auto, once this has answered (Housekeep.swift)
         let (options, bar) = self.options(progressLabel: label)
         let run = try action(session, options)
         bar?.finish()

@@ -1,0 +1,29 @@
+// When `git gc --auto` runs. Each commit and fetch adds objects git gathers when its thresholds say
+// so (Repository+Housekeeping). A gc that is due can take minutes (the first commit of an adopted
+// 100k vault: 6 min), so a command the user waits on never runs it in the foreground: the CLI sets
+// `detachesHousekeeping` and, once it has printed its answer and let go of the writer lock, starts
+// `sheaf housekeep` detached, which takes the writer lock itself and runs the gc under it. A gc
+// therefore never races Sheaf's next write: that command waits for the lock as for any writer, and
+// the `.git` lock files the gc holds belong to a recorded Sheaf session (Repository+StaleLocks), so
+// a gc killed midway leaves nothing the next command cannot clear. A session that is itself in the
+// background (the watcher's sync) still runs it inline, under the lock it already holds.
+import SheafCore
+import SheafGit
+
+extension VaultSession {
+    /// A commit or a fetch added objects: gathers them now (inline), or marks them for the caller.
+    func objectsWereAdded() throws(SheafError) {
+        if detachesHousekeeping {
+            housekeepingDue = true
+        } else {
+            try requireRepository().collectGarbageIfDue()
+        }
+    }
+
+    /// `sheaf housekeep`: `git gc --auto` under the writer lock, waiting for it like any writer.
+    public func collectGarbage() throws(SheafError) {
+        try withWriterLock { (_) throws(SheafError) in
+            _ = try requireRepository().collectGarbageIfDue()
+        }
+    }
+}
