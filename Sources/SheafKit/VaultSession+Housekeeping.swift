@@ -11,19 +11,25 @@ import SheafCore
 import SheafGit
 
 extension VaultSession {
-    /// A commit or a fetch added objects: gathers them now (inline), or marks them for the caller.
-    func objectsWereAdded() throws(SheafError) {
+    /// A commit or a fetch added objects to `repo` (the vault's repository when nil, or a share's):
+    /// gathers them now (inline), or marks them for the caller.
+    func objectsWereAdded(to repo: Repository? = nil) throws(SheafError) {
         if detachesHousekeeping {
             housekeepingDue = true
         } else {
-            try requireRepository().collectGarbageIfDue()
+            if let repo { repo.collectGarbageIfDue() } else { try requireRepository().collectGarbageIfDue() }
         }
     }
 
-    /// `sheaf housekeep`: `git gc --auto` under the writer lock, waiting for it like any writer.
+    /// `sheaf housekeep`: `git gc --auto` under the writer lock, waiting for it like any writer,
+    /// in the vault's repository and in each joined share's (their objects pile up the same way).
     public func collectGarbage() throws(SheafError) {
         try withWriterLock { (_) throws(SheafError) in
             _ = try requireRepository().collectGarbageIfDue()
+            for share in shareList().shares {
+                let zone = zone(share)
+                if zone.isJoined, let repo = try? zone.open() { repo.collectGarbageIfDue() }
+            }
         }
     }
 }

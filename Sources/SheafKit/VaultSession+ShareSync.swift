@@ -189,6 +189,9 @@ extension VaultSession {
         record.lastSync = Date()
         record.lastError = nil
         record.save(zone.statePath)
+        if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {
+            try objectsWereAdded(to: repo)  // VaultSession+Housekeeping
+        }
         return run
     }
 
