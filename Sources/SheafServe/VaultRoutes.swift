@@ -1,6 +1,8 @@
 // The read routes: folders, notes, files and thumbnails, tags, search. Each request opens its own
 // VaultSession (Kit's unit of work: a freshness scan, or a running watcher's word that the index
-// is fresh) on a thread of Dispatch's pool, since a session blocks on the disk and the index.
+// is fresh) on a thread of Dispatch's pool, since a session blocks on the disk and the index;
+// every session shares the server's index connections and the paths derived from them
+// (`SharedIndex`, made again when the index changes).
 // A path in a URL names nothing by itself: the page looks it up among the paths the index holds
 // (so nothing outside the vault's notes and attachments, no `.git`, no `.sheaf`, no folder the
 // index leaves out can be listed or read), and a file is read only after the vault's path guard
@@ -17,8 +19,8 @@ struct VaultRoutes: Sendable {
     let access: AccessGuard
     /// `--read-only`: no write route exists, and no page offers one.
     let readOnly: Bool
-    /// One link resolver for every page while the vault's paths stay the same.
-    let targets = LinkTargetsCache()
+    /// The index every request's session reads through.
+    let index: SharedIndex
     var vaultName: String { VaultPath.fileName(vault.root) }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -62,10 +64,10 @@ struct VaultRoutes: Sendable {
 
     /// Runs `body` with a new session on a Dispatch thread; a Kit error becomes an error page.
     func withSession<T: Sendable>(_ body: @escaping @Sendable (VaultSession) throws(SheafError) -> T) async throws -> T {
-        let vault = self.vault
+        let (vault, index) = (self.vault, self.index)
         let result: Result<T, SheafError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let session = VaultSession(vault: vault, workingDirectory: vault.root)
+                let session = VaultSession(vault: vault, workingDirectory: vault.root, sharing: index)
                 continuation.resume(returning: Result { () throws(SheafError) in try body(session) })
             }
         }
@@ -84,7 +86,7 @@ struct VaultRoutes: Sendable {
         let prefix = path.isEmpty ? "" : path + "/"
         var folders: [String: Int] = [:]
         var files: [String] = []
-        for p in listing.0 where p.hasPrefix(prefix) {
+        for p in listing.0.all where p.hasPrefix(prefix) {
             let rest = p.dropFirst(prefix.count)
             if let slash = rest.firstIndex(of: "/") {
                 folders[String(rest[..<slash]), default: 0] += VaultPath.isNote(p) ? 1 : 0
@@ -135,7 +137,7 @@ struct VaultRoutes: Sendable {
 
     /// The note's page; `saved` says how a save just ended.
     func note(_ path: String, saved: String?) async throws -> Response {
-        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path, cache: targets) }) else {
+        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path) }) else {
             throw HTTPError(.notFound)
         }
         let note = page.note.note
