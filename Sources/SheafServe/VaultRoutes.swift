@@ -220,6 +220,10 @@ struct VaultRoutes: Sendable {
 
     // MARK: search and tags
 
+    /// Hits on the search page, and under the box as one types (each hit's snippet is cut from
+    /// its file, so a list no one scrolls while typing costs as much as the query).
+    static let searchLimit = 50, asYouTypeLimit = 10
+
     func search(_ query: String, fragment: Bool) async throws -> Response {
         var values: [String: Any] = [:]
         if !query.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -228,7 +232,7 @@ struct VaultRoutes: Sendable {
             if let typo {
                 values["error"] = "cannot read the query: " + typo.description
             } else {
-                let answer = try await withSession { session throws(SheafError) in try session.search(query, limit: 50, snippets: true) }
+                let answer = try await withSession { session throws(SheafError) in try session.search(query, limit: fragment ? Self.asYouTypeLimit : Self.searchLimit, snippets: true) }
                 values["relaxed"] = answer.relaxed
                 values["empty"] = answer.hits.isEmpty
                 values["hits"] = answer.hits.map { hit -> [String: Any] in
