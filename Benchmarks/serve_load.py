@@ -146,7 +146,7 @@ def run_wrk(a, base, cookie, paths, notes):
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "serve_wrk.lua")
     work = tempfile.mkdtemp(prefix="serve-wrk-")
     def wrk(name, url, urls, cookie_value):
-        listing = os.path.join(work, name + ".txt")
+        listing = os.path.join(work, f"urls-{len(os.listdir(work))}.txt")
         with open(listing, "w") as f:
             f.write("\n".join(urls) + "\n")
         out = subprocess.run(["wrk", "-t2", f"-c{a.clients}", f"-d{a.wrk_seconds}s", "--timeout", "10s", "-s", script,
