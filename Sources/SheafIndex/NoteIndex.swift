@@ -124,15 +124,16 @@ public final class NoteIndex: @unchecked Sendable {
     }
 
     /// Opens the existing index for many readers at once, for as long as a server runs: a
-    /// read-only pool (its connections read side by side, each page mapped), or nil as
-    /// `openForReading` answers nil. It never writes, so it never checkpoints.
+    /// read-only pool (its connections read side by side), or nil as `openForReading` answers
+    /// nil. It never writes, so it never checkpoints. Not mapped: over a server's life its readers
+    /// would touch most of the file, and each mapped page counts in the process's memory.
     public static func openReaders(vault: Vault) throws(SheafError) -> NoteIndex? {
         let path = vault.stateDirectory + "/index.sqlite"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         var lastError: any Error = SheafError("cannot open the index")
         for mode in [ReadMode.readOnly, .immutable] {
             do {
-                let readers = try DatabasePool(path: location(path, mode), configuration: mappedConfiguration(mode))
+                let readers = try DatabasePool(path: location(path, mode), configuration: configuration(mode))
                 guard try canAnswer(readers) else { return nil }
                 return NoteIndex(path: path, pool: readers, readOnly: true)
             } catch {
