@@ -9,6 +9,11 @@ watcher has caught up, then measures on 127.0.0.1:
   - 50 concurrent clients browsing note pages (threads of this process; each request times the
     whole round trip, so the client's own Python overhead is in the figures);
   - the server's peak and current RSS (/proc/PID/status: VmHWM, VmRSS).
+With --wrk, also `wrk` (Debian's package) with serve_wrk.lua, --clients connections for
+--wrk-seconds each: random note pages with the cookie; the server's own static stylesheet
+(/assets/sheaf.css) as a reference the same server answers without the vault; and nginx (a
+config of its own, one worker, on another port) serving the same notes' raw files, the
+reference of a server that only reads the file.
 Every loop is bounded in count and time; the server is stopped (SIGTERM) at the end.
 """
 import argparse
@@ -18,7 +23,9 @@ import random
 import re
 import signal
 import statistics
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -36,6 +43,8 @@ def main():
     ap.add_argument("--pages", type=int, default=300)
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--per-client", type=int, default=40)
+    ap.add_argument("--wrk", action="store_true", help="also run wrk (serve_wrk.lua) and its references")
+    ap.add_argument("--wrk-seconds", type=int, default=20)
     a = ap.parse_args()
 
     server = subprocess.Popen([a.sheaf, "serve", "--port", "0", "--no-sync"], cwd=a.vault,
@@ -112,6 +121,10 @@ def main():
         t.join(300)
     wall = time.time() - started
 
+    wrk_lines = []
+    if a.wrk:
+        wrk_lines = run_wrk(a, f"http://{host}:{port}", cookie, paths, notes)
+
     status = open(f"/proc/{server.pid}/status").read()
     hwm = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
     rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
@@ -124,6 +137,53 @@ def main():
     print(f"{a.clients} clients x {a.per_client} note pages: p50 {quantile(concurrent, .5):.1f} ms, p95 {quantile(concurrent, .95):.1f} ms, "
           f"{len(concurrent) / wall:.0f} pages/s")
     print(f"server RSS: peak {hwm:.1f} MB, now {rss:.1f} MB")
+    for line in wrk_lines:
+        print(line)
+
+
+def run_wrk(a, base, cookie, paths, notes):
+    """wrk against note pages, the server's stylesheet and nginx serving the raw notes."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "serve_wrk.lua")
+    work = tempfile.mkdtemp(prefix="serve-wrk-")
+    def wrk(name, url, urls, cookie_value):
+        listing = os.path.join(work, f"urls-{len(os.listdir(work))}.txt")
+        with open(listing, "w") as f:
+            f.write("\n".join(urls) + "\n")
+        out = subprocess.run(["wrk", "-t2", f"-c{a.clients}", f"-d{a.wrk_seconds}s", "--timeout", "10s", "-s", script,
+                              url, "--", listing, cookie_value], capture_output=True, text=True, timeout=a.wrk_seconds + 60)
+        line = next((l for l in out.stdout.splitlines() if l.startswith("wrk: ")), out.stdout + out.stderr)
+        return f"{name}: {line[5:] if line.startswith('wrk: ') else line}"
+    lines = [wrk("wrk note pages", base, paths, cookie),
+             wrk("wrk /assets/sheaf.css (same server)", base, ["/assets/sheaf.css"], cookie)]
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if os.path.exists(nginx):
+        import socket
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            nginx_port = s.getsockname()[1]
+        conf = os.path.join(work, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/error.log;
+events {{ worker_connections 1024; }}
+http {{ access_log off; default_type text/plain;
+  server {{ listen 127.0.0.1:{nginx_port}; root {os.path.abspath(a.vault)}; }} }}
+""")
+        proc = subprocess.Popen([nginx, "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 10  # until nginx listens
+            while time.time() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", nginx_port), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            raw = ["/" + urllib.parse.quote(p) for p in notes]
+            lines.append(wrk("wrk nginx raw note files", f"http://127.0.0.1:{nginx_port}", raw, ""))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+    shutil.rmtree(work, ignore_errors=True)
+    return lines
 
 
 if __name__ == "__main__":

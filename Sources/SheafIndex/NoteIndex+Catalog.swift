@@ -1,5 +1,5 @@
 // The catalog tables read back for listings, tag counts, note-name lookups, backlinks and
-// warnings: what `ls`, `tags`, `show` and `backlinks` need, without reading or parsing a note.
+// warnings: what `ls`, `tags`, `show`, `backlinks` and a page of backlinks need, without reading or parsing a note.
 import Foundation
 import GRDB
 import SheafCore
@@ -31,6 +31,15 @@ public struct StoredLink: Sendable {
     public let notePath: String
     public let kind: Link.Kind
     public let target: String
+}
+
+/// A stored link with what a backlinks list shows of it.
+public struct StoredLinkLine: Sendable {
+    public let link: StoredLink
+    /// The title of the note holding the link.
+    public let noteTitle: String
+    /// The trimmed line holding the link (`Note.linkLines`).
+    public let line: String
 }
 
 extension NoteIndex {
@@ -82,6 +91,20 @@ extension NoteIndex {
         try reading { db in
             try Row.fetchAll(db, sql: "SELECT n.path, l.kind, l.target FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ?",
                              arguments: [key]).compactMap(Self.storedLink)
+        }
+    }
+
+    /// The links whose target key is `key`, each with the title of the note holding it and the
+    /// line it is written on (`Note.linkLines`), in the order the notes hold them: what a page
+    /// of backlinks shows, without reading a linking note.
+    public func linkLines(toKey key: String) throws(SheafError) -> [StoredLinkLine] {
+        try reading { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.path, l.kind, l.target, n.title, l.line FROM links l JOIN notes n ON n.rowid = l.note
+                WHERE l.target_key = ? ORDER BY l.rowid
+                """, arguments: [key]).compactMap { row in
+                Self.storedLink(row).map { StoredLinkLine(link: $0, noteTitle: row[3], line: row[4]) }
+            }
         }
     }
 

@@ -123,6 +123,34 @@ public final class NoteIndex: @unchecked Sendable {
         throw describe(lastError, path: path, writing: false)
     }
 
+    /// Opens the existing index for many readers at once, for as long as a server runs: a
+    /// read-only pool (its connections read side by side), or nil as `openForReading` answers
+    /// nil. It never writes, so it never checkpoints. Not mapped: over a server's life its readers
+    /// would touch most of the file, and each mapped page counts in the process's memory.
+    public static func openReaders(vault: Vault) throws(SheafError) -> NoteIndex? {
+        let path = vault.stateDirectory + "/index.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var lastError: any Error = SheafError("cannot open the index")
+        for mode in [ReadMode.readOnly, .immutable] {
+            do {
+                let readers = try DatabasePool(path: location(path, mode), configuration: configuration(mode))
+                guard try canAnswer(readers) else { return nil }
+                return NoteIndex(path: path, pool: readers, readOnly: true)
+            } catch {
+                if isCorruption(error) { return nil }
+                lastError = error
+            }
+        }
+        throw describe(lastError, path: path, writing: false)
+    }
+
+    /// SQLite's `data_version` of this index's connection: it changes whenever another
+    /// connection (of this process or another) committed to the database since it was last
+    /// read. Meaningful on one connection only: an index from `openForReading(queryOnly: true)`.
+    public func dataVersion() throws(SheafError) -> Int64 {
+        try reading { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
     /// Whether an opened index can answer as it is: at the current schema, not marked for a
     /// rebuild. One read transaction (it also turns a garbage file into SQLITE_NOTADB now).
     private static func canAnswer(_ reader: any DatabaseWriter) throws -> Bool {
@@ -186,11 +214,16 @@ public final class NoteIndex: @unchecked Sendable {
 
     /// One read-only connection (`openForReading` with `queryOnly`); `mode` is not `.normal`.
     private static func openQueue(_ path: String, mode: ReadMode) throws -> DatabaseQueue {
+        try DatabaseQueue(path: location(path, mode), configuration: mappedConfiguration(mode))
+    }
+
+    /// A reader's configuration: a query reads pages all over the file (the FTS postings, then a
+    /// catalog row and a document size per hit): mapped, they are read without a system call
+    /// and a copy each.
+    private static func mappedConfiguration(_ mode: ReadMode) -> Configuration {
         var config = configuration(mode)
-        // A query reads pages all over the file (the FTS postings, then a catalog row and a
-        // document size per hit): mapped, they are read without a system call and a copy each.
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
-        return try DatabaseQueue(path: location(path, mode), configuration: config)
+        return config
     }
 
     private static func configuration(_ mode: ReadMode) -> Configuration {

@@ -131,6 +131,13 @@ enum Schema {
         migrator.registerMigration("v6-readable-titles") { db in
             try forgetEveryFile(db)
         }
+        // Each link's line (`Note.linkLines`), stored with it: a page of backlinks shows the
+        // lines holding the links without reading and parsing every linking note again. Rows
+        // made before have no line, so the next scan reads every file again.
+        migrator.registerMigration("v7-link-lines") { db in
+            try db.execute(sql: "ALTER TABLE links ADD COLUMN line TEXT NOT NULL DEFAULT ''")
+            try forgetEveryFile(db)
+        }
         return migrator
     }
 

@@ -41,7 +41,7 @@ extension VaultSession {
             catch { return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate) }
         }
         if lock == nil {
-            if let index = try NoteIndex.openForReading(vault: vault, queryOnly: queryOnly) {
+            if let index = try indexAsIs(queryOnly: queryOnly) {
                 cachedQueryOnly = queryOnly
                 emit(.indexBusy)
                 cachedIndex = (index, nil)
@@ -72,6 +72,20 @@ extension VaultSession {
             guard error.kind == .indexNotWritable else { throw error }
             return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate)
         }
+    }
+
+    /// The index as it is, to read from: the shared readers of a server's session when the
+    /// caller only reads, else a connection of its own (`NoteIndex.openForReading`).
+    func indexAsIs(queryOnly: Bool) throws(SheafError) -> NoteIndex? {
+        if queryOnly, let shared, let readers = try shared.readers() { return readers }
+        return try NoteIndex.openForReading(vault: vault, queryOnly: queryOnly)
+    }
+
+    /// The paths of `index` with their resolver: a server's sessions share one, made again
+    /// only when the index changed.
+    func indexedPaths(of index: NoteIndex) throws(SheafError) -> IndexedPaths {
+        if let shared { return try shared.paths(or: index) }
+        return IndexedPaths(try index.allPaths())
     }
 
     /// An index update's progress as `.indexProgress` events.

@@ -28,7 +28,7 @@ extension VaultSession {
             let key = Self.tagKey(tag)
             if !key.isEmpty { filters.append(.tag(key)) }
         }
-        var notes = try freshIndex().0.summaries(filters: filters)
+        var notes = try freshIndex(queryOnly: true).0.summaries(filters: filters)
         notes.sort { a, b in
             switch sort {
             case .modified: return (a.modified, b.path) > (b.modified, a.path)
@@ -49,7 +49,7 @@ extension VaultSession {
     public func tagCounts() throws(SheafError) -> [TagCount] {
         var counts: [String: Int] = [:]
         var spellings: [String: [String: Int]] = [:]
-        for note in try freshIndex().0.summaries() {
+        for note in try freshIndex(queryOnly: true).0.summaries() {
             for tag in note.tags {
                 let key = Self.tagKey(tag)
                 counts[key, default: 0] += 1

@@ -1,12 +1,13 @@
 // What a web view needs to show one note, in Kit's own types: the note as read, each link of its
 // body with the source bytes it spans and the file it resolves to (resolved exactly as the index
 // resolves links, `LinkTargets`), and the notes linking to it with the lines that hold those
-// links. `sheaf serve` renders these; a client never sees the index to get them.
+// links (the lines as the index stored them: no linking note is read). `sheaf serve` renders
+// these; a client never sees the index to get them. A server's sessions share the index and
+// the resolver over its paths (`SharedIndex`).
 import Foundation
 import SheafCore
 import SheafFiles
 import SheafIndex
-import Synchronization
 
 /// A link of a note's body and what it reaches.
 public struct ResolvedLink: Sendable, Equatable {
@@ -38,44 +39,29 @@ public struct NotePage: Sendable {
     public let backlinks: [Backlink]
 }
 
-/// The link resolver of the last set of paths asked for, made again only when the paths differ
-/// (comparing two lists of paths costs a fraction of building the resolver).
-public final class LinkTargetsCache: Sendable {
-    private let last = Mutex<(paths: [String], targets: LinkTargets)?>(nil)
-
-    public init() {}
-
-    public func targets(for paths: [String]) -> LinkTargets {
-        if let hit = last.withLock({ $0 }), hit.paths == paths { return hit.targets }
-        let targets = LinkTargets(paths: paths)
-        last.withLock { $0 = (paths, targets) }
-        return targets
-    }
-}
-
 extension VaultSession {
     /// Every indexed path (notes and attachments), as a set of what exists: what a web view
     /// checks a path from a URL against before it reads anything.
-    public func indexedPaths() throws(SheafError) -> [String] {
-        try freshIndex(queryOnly: true).0.allPaths()
+    public func indexedPaths() throws(SheafError) -> IndexedPaths {
+        try indexedPaths(of: freshIndex(queryOnly: true).0)
     }
 
     /// The page of the note at exactly `path` (a vault path the index holds): nil when the index
     /// holds no note there, so a URL can name nothing but an indexed note.
     ///
-    /// A server keeps one `LinkTargetsCache` for every page: building the resolver over 10k
-    /// paths is most of a page's time, and the paths rarely change between two pages.
-    public func notePage(at path: String, cache: LinkTargetsCache? = nil) throws(SheafError) -> NotePage? {
-        let (index, _) = try freshIndex()
-        let paths = try index.allPaths()
+    /// Building the resolver over 10k paths costs more than the rest of a page: a session
+    /// sharing a server's index (`SharedIndex`) reuses the one made since the index last changed.
+    public func notePage(at path: String) throws(SheafError) -> NotePage? {
+        let (index, _) = try freshIndex(queryOnly: true)
+        let paths = try indexedPaths(of: index)
         guard let found = try note(at: path, among: paths) else { return nil }
-        let targets = cache?.targets(for: paths) ?? LinkTargets(paths: paths)
+        let targets = paths.targets
         let body = Array(found.note.body.utf8)
         var links: [ResolvedLink] = []
         var properties: [(key: String, resolved: String?, target: String)] = []
         for link in found.note.links {
             if link.inFrontMatter {
-                let key = Self.propertyKey(of: link, in: found.note)
+                let key = found.note.propertyKey(of: link)
                 properties.append((key, targets.resolve(link, from: path), link.target))
                 continue
             }
@@ -89,12 +75,12 @@ extension VaultSession {
     /// The note at exactly `path`, read now: nil unless the index holds a note at that path and
     /// the path guard accepts it (what a web view's URL may name, to read or to write).
     public func note(at path: String) throws(SheafError) -> CatalogNote? {
-        try note(at: path, among: try freshIndex().0.allPaths())
+        try note(at: path, among: try indexedPaths())
     }
 
     /// `note(at:)` with the index's paths in hand. Read straight from the file (no name lookup
     /// over every note: the path is exact).
-    func note(at path: String, among paths: [String]) throws(SheafError) -> CatalogNote? {
+    func note(at path: String, among paths: IndexedPaths) throws(SheafError) -> CatalogNote? {
         guard VaultPath.isNote(path), paths.contains(path),
               case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
         var info = stat()
@@ -115,27 +101,18 @@ extension VaultSession {
         return FileManager.default.fileExists(atPath: file) ? file : nil
     }
 
+    /// The notes whose links reach `path`, by path, each with its title and the lines (as the
+    /// index stored them, each once, in the note's order) holding those links.
     private func backlinkLines(to path: String, index: NoteIndex, targets: LinkTargets) throws(SheafError) -> [Backlink] {
-        var linking: Set<String> = []
-        for link in try index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
-        where targets.resolve(link.target, from: link.notePath) == path {
-            linking.insert(link.notePath)
+        var linking: [String: (title: String, lines: [String])] = [:]
+        for row in try index.linkLines(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
+        where targets.resolve(row.link.target, from: row.link.notePath) == path {
+            let from = row.link.notePath
+            var entry = linking[from] ?? (row.noteTitle, [])
+            if !entry.lines.contains(row.line) { entry.lines.append(row.line) }
+            linking[from] = entry
         }
-        return linking.sorted().map { from in
-            var lines: [String] = []
-            var title = VaultPath.withoutNoteExtension(VaultPath.fileName(from))
-            if let read = NoteBytes.read(vault.absolute(from)) {
-                let note = Note(path: from, read: read)
-                title = note.title
-                let body = Array(note.body.utf8)
-                for link in note.links where targets.resolve(link, from: from) == path {
-                    let line = link.inFrontMatter ? "\(Self.propertyKey(of: link, in: note)): [[\(link.target)]]"
-                        : Self.line(around: link.targetRange.lowerBound, in: body)
-                    if !lines.contains(line) { lines.append(line) }
-                }
-            }
-            return Backlink(path: from, title: title, lines: lines)
-        }
+        return linking.keys.sorted().map { Backlink(path: $0, title: linking[$0]!.title, lines: linking[$0]!.lines) }
     }
 
     /// The bytes a link is written in: a wiki-link from its `[[` (or `![[`) to its `]]`; a
@@ -160,18 +137,5 @@ extension VaultSession {
             guard end + 1 < body.count else { return nil }
             return start..<(end + 2)
         }
-    }
-
-    /// The trimmed line holding byte `offset`.
-    static func line(around offset: Int, in body: [UInt8]) -> String {
-        var start = min(offset, body.count), end = min(offset, body.count)
-        while start > 0, body[start - 1] != 0x0A { start -= 1 }
-        while end < body.count, body[end] != 0x0A { end += 1 }
-        return String(decoding: body[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-    }
-
-    /// The top-level front-matter key whose value holds a property link.
-    static func propertyKey(of link: Link, in note: Note) -> String {
-        note.frontMatter.entries.first { entry in entry.value.flattenedText.contains { $0.contains("[[" + link.target) } }?.key ?? ""
     }
 }

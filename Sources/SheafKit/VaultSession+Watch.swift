@@ -287,7 +287,7 @@ extension VaultSession {
             guard left > 0 else { break }
             answer = question.wait(min(0.02, left))
         }
-        guard answer == .fresh, let index = try? NoteIndex.openForReading(vault: vault, queryOnly: queryOnly) else {
+        guard answer == .fresh, let index = try? indexAsIs(queryOnly: queryOnly) else {
             if answer == nil { question.withdraw() }
             return .walk
         }

@@ -24,9 +24,14 @@ public final class VaultSession {
     public internal(set) var housekeepingDue = false
     /// Who is told the session's events (`subscribe`).
     var subscribers: [@Sendable (VaultEvent) -> Void] = []
+    /// The index a server's sessions share (`SharedIndex`), nil for a command's own session.
+    let shared: SharedIndex?
 
-    public init(vault: Vault, workingDirectory: String) {
+    /// A session in `workingDirectory`; `sharing`: the index of a long-running client whose
+    /// sessions read it through the same connections and derived paths.
+    public init(vault: Vault, workingDirectory: String, sharing shared: SharedIndex? = nil) {
         self.vault = vault
+        self.shared = shared
         self.config = VaultConfig.load(vault)
         self.workingFolder = vault.relative(Vault.absolutePath(workingDirectory, from: "/"))
     }

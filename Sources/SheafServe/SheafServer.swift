@@ -1,5 +1,5 @@
 // `sheaf serve`: the vault in a browser. The server is a client of SheafKit like the CLI: each
-// request opens a VaultSession; the watcher runs in the same process, on a thread of its own, as
+// request opens a VaultSession (all of them reading through one `SharedIndex`); the watcher runs in the same process, on a thread of its own, as
 // `sheaf watch` runs it (index kept fresh, background sync unless --no-sync), so a page needs no
 // walk of the vault and reads what is on disk now. Security model: docs/serve.md.
 import Dispatch
@@ -19,11 +19,14 @@ public struct SheafServer: Sendable {
     let live = LiveEvents()
     /// The shares' line in the bar, made again after each sync report.
     let shares = ShareLine()
+    /// The index every request reads through.
+    let index: SharedIndex
 
     public init(vault: Vault, options: ServeOptions) {
         self.vault = vault
         self.options = options
         self.access = AccessGuard(listen: options.address, secure: options.tls != nil)
+        self.index = SharedIndex(vault: vault)
     }
 
     /// The random token of this server's URL.
@@ -33,7 +36,7 @@ public struct SheafServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessMiddleware(access: access))
-        VaultRoutes(vault: vault, access: access, readOnly: options.readOnly, shares: shares).add(to: router)
+        VaultRoutes(vault: vault, access: access, readOnly: options.readOnly, shares: shares, index: index).add(to: router)
         live.add(to: router)
         return router
     }

@@ -1,6 +1,8 @@
 // The read routes: folders, notes, files and thumbnails, tags, search. Each request opens its own
 // VaultSession (Kit's unit of work: a freshness scan, or a running watcher's word that the index
-// is fresh) on a thread of Dispatch's pool, since a session blocks on the disk and the index.
+// is fresh) on a thread of Dispatch's pool, since a session blocks on the disk and the index;
+// every session shares the server's index connections and the paths derived from them
+// (`SharedIndex`, made again when the index changes).
 // A path in a URL names nothing by itself: the page looks it up among the paths the index holds
 // (so nothing outside the vault's notes and attachments, no `.git`, no `.sheaf`, no folder the
 // index leaves out can be listed or read), and a file is read only after the vault's path guard
@@ -17,10 +19,10 @@ struct VaultRoutes: Sendable {
     let access: AccessGuard
     /// `--read-only`: no write route exists, and no page offers one.
     let readOnly: Bool
-    /// One link resolver for every page while the vault's paths stay the same.
-    let targets = LinkTargetsCache()
     /// The bar's word on shares (none without shares).
     let shares: ShareLine
+    /// The index every request's session reads through.
+    let index: SharedIndex
     var vaultName: String { VaultPath.fileName(vault.root) }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -64,16 +66,29 @@ struct VaultRoutes: Sendable {
 
     /// Runs `body` with a new session on a Dispatch thread; a Kit error becomes an error page.
     func withSession<T: Sendable>(_ body: @escaping @Sendable (VaultSession) throws(SheafError) -> T) async throws -> T {
-        let vault = self.vault
+        let (vault, index) = (self.vault, self.index)
         let result: Result<T, SheafError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let session = VaultSession(vault: vault, workingDirectory: vault.root)
+                let session = VaultSession(vault: vault, workingDirectory: vault.root, sharing: index)
                 continuation.resume(returning: Result { () throws(SheafError) in try body(session) })
             }
         }
         switch result {
         case .success(let value): return value
-        case .failure(let error): throw HTTPError(.internalServerError, message: error.what)
+        case .failure(let error): throw HTTPError(Self.status(of: error), message: error.summary)
+        }
+    }
+
+    /// What an error of the vault's is as an answer: a name no note answers to is not found, a
+    /// save against files still being written is a conflict, an unreachable remote or an index
+    /// that cannot be written is the server's trouble for now, and anything else is the request's
+    /// (a form's empty title, a note already there, a path the guard refuses), said as Kit says it.
+    static func status(of error: SheafError) -> HTTPResponse.Status {
+        switch error.kind {
+        case .noNoteMatches: .notFound
+        case .unsettled: .conflict
+        case .offline, .indexNotWritable: .serviceUnavailable
+        case .failure: .badRequest
         }
     }
 
@@ -86,7 +101,7 @@ struct VaultRoutes: Sendable {
         let prefix = path.isEmpty ? "" : path + "/"
         var folders: [String: Int] = [:]
         var files: [String] = []
-        for p in listing.0 where p.hasPrefix(prefix) {
+        for p in listing.0.all where p.hasPrefix(prefix) {
             let rest = p.dropFirst(prefix.count)
             if let slash = rest.firstIndex(of: "/") {
                 folders[String(rest[..<slash]), default: 0] += VaultPath.isNote(p) ? 1 : 0
@@ -138,7 +153,7 @@ struct VaultRoutes: Sendable {
 
     /// The note's page; `saved` says how a save just ended.
     func note(_ path: String, saved: String?) async throws -> Response {
-        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path, cache: targets) }) else {
+        guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path) }) else {
             throw HTTPError(.notFound)
         }
         let note = page.note.note
@@ -222,6 +237,10 @@ struct VaultRoutes: Sendable {
 
     // MARK: search and tags
 
+    /// Hits on the search page, and under the box as one types (each hit's snippet is cut from
+    /// its file, so a list no one scrolls while typing costs as much as the query).
+    static let searchLimit = 50, asYouTypeLimit = 10
+
     func search(_ query: String, fragment: Bool) async throws -> Response {
         var values: [String: Any] = [:]
         if !query.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -230,7 +249,7 @@ struct VaultRoutes: Sendable {
             if let typo {
                 values["error"] = "cannot read the query: " + typo.description
             } else {
-                let answer = try await withSession { session throws(SheafError) in try session.search(query, limit: 50, snippets: true) }
+                let answer = try await withSession { session throws(SheafError) in try session.search(query, limit: fragment ? Self.asYouTypeLimit : Self.searchLimit, snippets: true) }
                 values["relaxed"] = answer.relaxed
                 values["empty"] = answer.hits.isEmpty
                 values["hits"] = answer.hits.map { hit -> [String: Any] in

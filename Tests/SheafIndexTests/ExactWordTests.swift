@@ -2,7 +2,6 @@
 // matching as before; an index made before exact words is rebuilt.
 import Foundation
 import SheafCore
-import GRDB
 import SheafFiles
 import Testing
 @testable import SheafIndex
@@ -93,13 +92,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("# Six\nHe was running late.\n".utf8).write(to: URL(fileURLWithPath: root + "/running.md"))
-        do {
-            var config = Configuration()
-            config.prepareDatabase { db in db.add(tokenizer: StemAndWordTokenizer.self) }
-            let old = try DatabaseQueue(path: root + "/.sheaf/index.sqlite", configuration: config)
-            try Schema.migrator.migrate(old, upTo: "v3-links-from-blocks")
-            try old.write { db in try db.execute(sql: "DELETE FROM meta WHERE key = 'needs_rebuild'") }
-        }
+        try OldIndex.make(in: root, upTo: "v3-links-from-blocks")
         let vault = Vault(root: root)
         let index = try NoteIndex(vault: vault)
         #expect(index.rebuildReason == .schemaChanged)

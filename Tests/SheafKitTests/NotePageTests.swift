@@ -37,12 +37,48 @@ import TestSupport
     }
 }
 
-@Suite struct LinkTargetsCacheTests {
-    @Test func aCachedResolverIsMadeAgainWhenThePathsChange() {
-        let cache = LinkTargetsCache()
-        #expect(cache.targets(for: ["A.md"]).resolve("B", from: "A.md") == nil)
-        #expect(cache.targets(for: ["A.md", "Notes/B.md"]).resolve("B", from: "A.md") == "Notes/B.md")
-        #expect(cache.targets(for: ["A.md", "Notes/B.md"]).resolve("B", from: "A.md") == "Notes/B.md")
-        #expect(cache.targets(for: ["A.md"]).resolve("B", from: "A.md") == nil)
+/// A server's sessions share one index (`SharedIndex`): its connections and the paths and
+/// resolver derived from them, kept until the index changes. A change by any writer must reach
+/// the next page: no stale backlink, no page for a path the index no longer holds.
+@Suite struct SharedIndexTests {
+    func session(_ v: KitVault, _ shared: SharedIndex) throws -> VaultSession {
+        VaultSession(vault: try v.session().vault, workingDirectory: v.root, sharing: shared)
+    }
+
+    @Test func aSharedIndexShowsEveryChangeTheIndexTookSinceTheLastPage() throws {
+        let v = try KitVault()
+        try v.write("Lisbon\n", "Lisbon.md")
+        let shared = SharedIndex(vault: try v.session().vault)
+        #expect(try session(v, shared).notePage(at: "Lisbon.md")?.backlinks == [])
+        #expect(try session(v, shared).notePage(at: "Porto.md") == nil)
+
+        try v.write("Trains to [[Lisbon]] daily.\n", "Porto.md")
+        #expect(try session(v, shared).notePage(at: "Lisbon.md")?.backlinks
+                == [Backlink(path: "Porto.md", title: "Porto", lines: ["Trains to [[Lisbon]] daily."])])
+        #expect(try session(v, shared).indexedPaths().contains("Porto.md"))
+
+        try v.write("Boats to [[Lisbon]] now.\n", "Porto.md")
+        #expect(try session(v, shared).notePage(at: "Lisbon.md")?.backlinks.map(\.lines) == [["Boats to [[Lisbon]] now."]])
+
+        try FileManager.default.moveItem(atPath: v.root + "/Porto.md", toPath: v.root + "/Faro.md")
+        let moved = try session(v, shared)
+        #expect(try moved.notePage(at: "Porto.md") == nil)
+        #expect(!(try moved.indexedPaths().contains("Porto.md")))
+        #expect(try moved.notePage(at: "Lisbon.md")?.backlinks.map(\.path) == ["Faro.md"])
+
+        try FileManager.default.removeItem(atPath: v.root + "/Faro.md")
+        #expect(try session(v, shared).notePage(at: "Lisbon.md")?.backlinks == [])
+    }
+
+    @Test func aSharedIndexReadsAnIndexFileMadeAnewAfterItOpenedTheOldOne() throws {
+        let v = try KitVault()
+        try v.write("Lisbon\n", "Lisbon.md")
+        let shared = SharedIndex(vault: try v.session().vault)
+        #expect(try session(v, shared).notePage(at: "Lisbon.md") != nil)
+        for suffix in ["", "-wal", "-shm"] { unlink(v.root + "/.sheaf/index.sqlite" + suffix) }
+        try v.write("To [[Lisbon]]\n", "Porto.md")
+        let page = try session(v, shared).notePage(at: "Lisbon.md")
+        #expect(page?.backlinks.map(\.path) == ["Porto.md"])
+        #expect(try session(v, shared).notePage(at: "Porto.md") != nil)
     }
 }

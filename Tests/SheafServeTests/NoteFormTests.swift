@@ -44,6 +44,20 @@ import TestSupport
         #expect(escaped == [])
     }
 
+    /// Regression: a form Kit refused (an empty title, a folder that is a note) answered 500 with
+    /// Kit's first words only, as if the server had failed; it is the request's error, said whole.
+    @Test func aNewNoteKitRefusesIsABadRequestSayingWhy() async throws {
+        let served = try ServedVault(["Ideas.md": "taken\n"])
+        try await served.browse { browser in
+            let csrf = try #require(formValue(try await browser.get("/new").body, "csrf"))
+            let empty = try await browser.post("/new", ["folder": "", "title": "", "csrf": csrf])
+            #expect(empty.status == .badRequest && !empty.body.isEmpty, "\(empty.status) \(empty.body)")
+            let outside = try await browser.post("/new", ["folder": "Ideas.md", "title": "Inside a file", "csrf": csrf])
+            #expect(outside.status == .badRequest, "\(outside.status) \(outside.body)")
+        }
+        #expect(try String(contentsOfFile: served.root + "/Ideas.md", encoding: .utf8) == "taken\n")
+    }
+
     @Test func anAppendGoesAtTheEndOfTheNoteAsItIsNow() async throws {
         let served = try ServedVault(["Log.md": "---\ntags: [log]\n---\nfirst\n"])
         try await served.browse { browser in
