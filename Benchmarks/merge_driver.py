@@ -72,10 +72,21 @@ class Tree:
             return f.read()
 
 
+class Done:
+    def __init__(self, returncode, stdout):
+        self.returncode, self.stdout = returncode, stdout
+
+
 def timed(argv, cwd, env=None):
-    start = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return time.perf_counter() - start, done
+    """Wall and CPU (user + system, from wait4) seconds of one run, and what it gave."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return wall, usage.ru_utime + usage.ru_stime, Done(process.returncode, out.read())
 
 
 def counting_folder(work, driver, sheaf, name):
@@ -131,6 +142,7 @@ def main():
 
     cases = load(args.corpus)
     medians = {name: [] for name in ["floor", *programs]}
+    cpu_medians = {name: [] for name in medians}
     handed = {name: 0 for name in programs}
     handed_times = {name: [] for name in programs}
     kept_times = {name: [] for name in programs}
@@ -138,9 +150,11 @@ def main():
     agree = disagree = git_conflicts = 0
     disagreeing = []
     trace_env = dict(os.environ, SHEAF_MERGE_FILE_TRACE="1")
+    overlapped = []  # per case: the driver wrote a conflict file (exit 1)
     for case in cases:
         tree = Tree(os.path.join(work, "tree"), case)
         samples = {name: [] for name in medians}
+        cpu_samples = {name: [] for name in medians}
         floor_out = None
         for run in range(args.runs):
             # Alternating, and each program first in turn.
@@ -149,13 +163,15 @@ def main():
             for name in order:
                 tree.reset()
                 if name == "floor":
-                    seconds, done = timed(tree.floor_argv(args.git), tree.root)
+                    seconds, cpu, done = timed(tree.floor_argv(args.git), tree.root)
                     floor_out = done
                 else:
-                    seconds, _ = timed(tree.driver_argv(programs[name]), tree.root)
+                    seconds, cpu, _ = timed(tree.driver_argv(programs[name]), tree.root)
                 samples[name].append(seconds)
+                cpu_samples[name].append(cpu)
         for name in medians:
             medians[name].append(statistics.median(samples[name]))
+            cpu_medians[name].append(statistics.median(cpu_samples[name]))
         # Untimed: was the case handed over, why, and does the result agree with git's?
         for name, (copy, log) in counting.items():
             if handed_over(tree, copy, log):
@@ -165,6 +181,7 @@ def main():
                 kept_times[name].append(medians[name][-1])
         tree.reset()
         traced = subprocess.run(tree.driver_argv(driver), cwd=tree.root, env=trace_env, capture_output=True)
+        overlapped.append(traced.returncode == 1)
         for line in traced.stderr.decode("utf-8", "replace").splitlines():
             if line.startswith("sheaf-merge-file: handing over: "):
                 reason = line[len("sheaf-merge-file: handing over: "):]
@@ -182,19 +199,31 @@ def main():
     repos = sorted({c["repo"] for c in cases})
     print(f"## Merge driver over {len(cases)} real merges ({args.runs} runs each, alternating)\n")
     print("Repositories: " + ", ".join(os.path.basename(os.path.dirname(r)) if r.endswith("/repo") else r for r in repos) + "\n")
-    print("| program | median per case (ms) | p90 per case (ms) | sum of medians (s) | ratio to floor | handed over | median of those handed over (ms) | median of the rest (ms) |")
-    print("|---|---|---|---|---|---|---|---|")
+    total_floor_cpu = sum(cpu_medians["floor"])
+    print("| program | median per case (ms) | p90 per case (ms) | sum of medians (s) | ratio to floor | CPU: sum of medians (s), ratio | handed over | median of those handed over (ms) | median of the rest (ms) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in medians:
         values = sorted(medians[name])
         p90 = values[int(len(values) * 0.9)] if values else 0
         total = sum(values)
         label = {"floor": "`git merge-file -p` (floor)", "driver": "sheaf-merge-file", "baseline": "baseline sheaf-merge-file"}[name]
+        cpu = sum(cpu_medians[name])
         if name == "floor":
-            print(f"| {label} | {ms(statistics.median(values))} | {ms(p90)} | {total:.2f} | 1.00x | - | - | - |")
+            print(f"| {label} | {ms(statistics.median(values))} | {ms(p90)} | {total:.2f} | 1.00x | {cpu:.2f}, 1.00x | - | - | - |")
         else:
             h, k = handed_times[name], kept_times[name]
             print(f"| {label} | {ms(statistics.median(values))} | {ms(p90)} | {total:.2f} | {total / total_floor:.2f}x | "
+                  f"{cpu:.2f}, {cpu / total_floor_cpu:.2f}x | "
                   f"{handed[name]} | {ms(statistics.median(h)) if h else '-'} | {ms(statistics.median(k)) if k else '-'} |")
+    print()
+    # The same sums over the cases with an overlap (a conflict file written, fsynced) and the rest.
+    for label, wanted in (("with an overlap (conflict file)", True), ("without", False)):
+        picked = [i for i, o in enumerate(overlapped) if o == wanted]
+        if not picked:
+            continue
+        floor = sum(medians["floor"][i] for i in picked)
+        parts = [f"{name} {sum(medians[name][i] for i in picked) / floor:.2f}x" for name in programs]
+        print(f"Cases {label}: {len(picked)}; floor {floor:.2f} s; " + ", ".join(parts))
     print()
     print(f"Where `git merge-file` is clean ({agree + disagree} cases) the driver's note is git's in {agree}"
           f"{'; differs in ' + ', '.join(disagreeing) if disagreeing else ''}; git reports a conflict in {git_conflicts}.")
