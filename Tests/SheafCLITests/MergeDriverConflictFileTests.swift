@@ -65,7 +65,7 @@ import TestSupport
         let temp = TempDir()
         var rng = SeededRandom(seed: 2811)
         var overlaps = 0, handedOver = 0
-        let cases = 40
+        let cases = 60
         for n in 0..<cases {
             let (path, sides) = Self.generated(&rng)
             let small = Self.run(MergeFileTests.driver, path: path, sides: sides, in: temp.path + "/\(n)/driver",
@@ -81,7 +81,7 @@ import TestSupport
         // Not vacuous: overlaps the small driver wrote alone, and most cases merged without `sheaf`
         // (what it hands over here: both sides adding a key at the block's end, which merges key
         // by key, and remote sides that already hold `id`).
-        #expect(overlaps >= 8, "overlaps written by the small driver: \(overlaps)")
+        #expect(overlaps >= 5, "overlaps written by the small driver: \(overlaps)")
         #expect(handedOver * 2 < cases, "handed over \(handedOver) of \(cases)")
     }
 
@@ -93,7 +93,7 @@ import TestSupport
         if Bool.random(using: &rng) { head += ["aliases:", "  - one", "  - two"] }
         if Bool.random(using: &rng) { head.insert("# a comment", at: 1) }
         if Int.random(in: 0..<4, using: &rng) == 0 { head += ["id: 12", "conflict-of: Other.md"] }
-        var body = (0..<Int.random(in: 3...8, using: &rng)).map { "line \($0) \(word())" }
+        let body = (0..<Int.random(in: 3...8, using: &rng)).map { "line \($0) \(word())" }
         let hasHead = Int.random(in: 0..<5, using: &rng) != 0
         func render(_ head: [String], _ body: [String]) -> String {
             (hasHead ? "---\n" + head.map { $0 + "\n" }.joined() + "---\n" : "") + body.map { $0 + "\n" }.joined()
@@ -101,8 +101,8 @@ import TestSupport
         let base = render(head, body)
         func side(_ tag: String) -> String {
             var h = head, b = body
-            switch Int.random(in: 0...3, using: &rng) {
-            case 0: b[1] = "\(tag) changed line 1"
+            switch Int.random(in: 0...4, using: &rng) {
+            case 0, 4: b[1] = "\(tag) changed line 1"
             case 1: b.append("\(tag) added")
             case 2: h[0] = "title: \(tag)"
             default: b[Int.random(in: 0..<b.count, using: &rng)] = "\(tag) \(word())"
