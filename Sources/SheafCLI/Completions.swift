@@ -5,6 +5,7 @@
 // pushed), so each leaves here as inert text for the shell that asked (`inert`).
 import ArgumentParser
 import Foundation
+import SheafCore
 import SheafKit
 
 enum Completions {

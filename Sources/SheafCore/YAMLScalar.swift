@@ -4,9 +4,6 @@
 import Yams
 
 enum YAMLScalar {
-    private static let reservedWords: Set<String> = ["null", "~", "true", "false", "yes", "no", "on", "off", "y", "n"]
-    private static let indicatorStarts: Set<Character> = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`"]
-
     /// `value` as a YAML scalar: plain when that reads back as the same text, else double-quoted.
     /// `inFlow` also quotes the flow indicators `, [ ] { }`.
     static func render(_ value: String, inFlow: Bool = false) -> String {
@@ -18,39 +15,11 @@ enum YAMLScalar {
     /// wider rules, a superset of what YAML 1.2 readers such as Obsidian's take as non-strings),
     /// or text whose first character or inner `: `/` #` YAML reads as syntax.
     static func needsQuotes(_ value: String, inFlow: Bool) -> Bool {
-        guard let first = value.first, let last = value.last else { return true }
-        if Resolver.default.resolveTag(of: Node(value)) != .str { return true }
-        if first == " " || last == " " || first == "\t" || last == "\t" { return true }
-        if indicatorStarts.contains(first) { return true }
-        if reservedWords.contains(value.lowercased()) { return true }
-        if value.contains(": ") || value.contains(" #") || value.hasSuffix(":") { return true }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" }) { return true }
-        if inFlow && value.contains(where: { ",[]{}".contains($0) }) { return true }
-        return false
+        if value.isEmpty || Resolver.default.resolveTag(of: Node(value)) != .str { return true }
+        return YAMLQuoting.needsQuotesAsText(value, inFlow: inFlow)
     }
 
-    /// `value` in double quotes, escaped so YAML (and TOML, whose basic strings use the same
-    /// escapes) reads back exactly `value`.
-    static func doubleQuoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    // `\uXXXX`: an escape YAML and TOML both read (VaultConfig writes with this too).
-                    out += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func doubleQuoted(_ value: String) -> String { YAMLQuoting.doubleQuoted(value) }
 
     /// The text of one scalar as written (`'it''s'` gives `it's`); the raw text when it is not
     /// a scalar Yams can read alone.
@@ -119,11 +88,5 @@ enum YAMLScalar {
         let last = inner[start...].trimmingBlanks
         if !last.isEmpty || !items.isEmpty { items.append(last) }
         return items.filter { !$0.isEmpty }
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -6,7 +6,13 @@ import Glibc
 #endif
 
 enum MergeFileFallback {
-    static func run(_ arguments: [String]) -> Never {
+    /// Runs `sheaf merge-file` with the same arguments in place of this process. With
+    /// SHEAF_MERGE_FILE_TRACE set, first says why on standard error (Benchmarks/merge_driver.py
+    /// counts the reasons).
+    static func run(_ arguments: [String], reason: String) -> Never {
+        if let trace = getenv("SHEAF_MERGE_FILE_TRACE"), trace.pointee != 0 {
+            _ = try? FileBytes.writeAll(Array("sheaf-merge-file: handing over: \(reason)\n".utf8), to: 2)
+        }
         let beside = executableFolder().map { $0 + "/sheaf" }
         let program = beside.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? "sheaf"
         let argv = [program, "merge-file"] + arguments
@@ -18,6 +24,15 @@ enum MergeFileFallback {
             + "  sheaf-merge-file hands this merge to `sheaf merge-file`: install sheaf beside it or on PATH\n"
         _ = try? FileBytes.writeAll(Array(message.utf8), to: 2)
         exit(2)
+    }
+
+    /// Why the plain rules gave no answer: front-matter beyond the plain shape, or plain blocks
+    /// both sides changed whose lines do not merge (the key-by-key merge needs the values' meaning).
+    static func frontMatterReason(_ sides: [UInt8]...) -> String {
+        let plain = sides.allSatisfy { bytes in
+            NoteDocument(text: String(decoding: bytes, as: UTF8.self)).frontMatter.map { PlainFrontMatter.keys(of: $0) != nil } ?? true
+        }
+        return plain ? "plain front-matter both sides changed, to merge key by key" : "front-matter beyond the plain shape"
     }
 
     /// The folder of this process's executable.

@@ -8,6 +8,18 @@ import TestSupport
     static let driver = (CLI.binary as NSString).deletingLastPathComponent + "/sheaf-merge-file"
     static let longName = String(repeating: "n", count: 247) + ".md"
 
+    /// A folder holding the small driver and no `sheaf`: run it with PATH set to the folder.
+    static func driverAlone(in temp: TempDir) throws -> String {
+        let bin = temp.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        // A hard link, not a copy: a copy's write descriptor, inherited by a process another test
+        // starts meanwhile, made the exec fail with ETXTBSY (status 126) now and then.
+        if link(driver, bin + "/sheaf-merge-file") != 0 {
+            try FileManager.default.copyItem(atPath: driver, toPath: bin + "/sheaf-merge-file")
+        }
+        return bin
+    }
+
     /// Random line edits of a text without front-matter.
     static func edit(_ lines: [String], _ rng: inout SeededRandom, tag: String) -> [String] {
         var out = lines
@@ -189,8 +201,8 @@ import TestSupport
     /// As git's merge driver: `install-merge-driver` registers `sheaf-merge-file` when it is
     /// beside `sheaf`; plain `git merge` then merges a note git alone conflicts on (both sides
     /// added a line at its end, and changed two front-matter keys), and an overlap still gets its
-    /// conflict file (from `sheaf`, which the small driver hands it to).
-    @Test func plainGitMergeRunsTheSmallDriverAndItHandsOverlapsToSheaf() {
+    /// conflict file.
+    @Test func plainGitMergeRunsTheSmallDriverAndAnOverlapGetsItsConflictFile() {
         let r = Replicas(1, samples: false)
         let install = CLI.run(["install-merge-driver"], in: r[0])
         #expect(install.status == 0)
@@ -222,26 +234,21 @@ import TestSupport
     /// and the inputs are untouched.
     @Test func theSmallDriverWithoutSheafSaysSo() throws {
         let temp = TempDir()
-        let bin = temp.path + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        // A hard link, not a copy: a copy's write descriptor, inherited by a process another test
-        // starts meanwhile, made the exec fail with ETXTBSY (status 126) now and then.
-        if link(Self.driver, bin + "/sheaf-merge-file") != 0 {
-            try FileManager.default.copyItem(atPath: Self.driver, toPath: bin + "/sheaf-merge-file")
-        }
-        CLI.write("a\nb\nc\n", to: temp.path + "/base.md")
-        CLI.write("a\nb ours\nc\n", to: temp.path + "/ours.md")
-        CLI.write("a\nb theirs\nc\n", to: temp.path + "/theirs.md")
+        let bin = try Self.driverAlone(in: temp)
+        // A nested mapping: its reading needs a YAML parser, so `sheaf`.
+        CLI.write("---\nmeta:\n  a: 1\n---\na\nb\nc\n", to: temp.path + "/base.md")
+        CLI.write("---\nmeta:\n  a: 1\n---\na\nb ours\nc\n", to: temp.path + "/ours.md")
+        CLI.write("---\nmeta:\n  a: 1\n---\na\nb theirs\nc\n", to: temp.path + "/theirs.md")
         let r = runProcess(bin + "/sheaf-merge-file", ["base.md", "ours.md", "theirs.md", "--conflict-out", "remote.md"],
                            in: temp.path, environment: ["PATH": bin])
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("sheaf: cannot run: sheaf\n"), "\(r.stderr)")
-        #expect(CLI.read(temp.path + "/ours.md") == "a\nb ours\nc\n")
+        #expect(CLI.read(temp.path + "/ours.md") == "---\nmeta:\n  a: 1\n---\na\nb ours\nc\n")
         #expect(!FileManager.default.fileExists(atPath: temp.path + "/remote.md"))
         // What it merges alone needs no `sheaf`.
         let clean = runProcess(bin + "/sheaf-merge-file", ["base.md", "ours.md", "base.md"], in: temp.path, environment: ["PATH": bin])
         #expect(clean.status == 0)
-        #expect(clean.stdout == "a\nb ours\nc\n")
+        #expect(clean.stdout == "---\nmeta:\n  a: 1\n---\na\nb ours\nc\n")
     }
 
     /// Regression (review): `sheaf merge-file -o out.md` wrote its temporary file in the file
