@@ -10,6 +10,7 @@
 // is off: a gc running after Sheaf let go of the lock would hold `.git` lock files the next command
 // cannot tell from a user's live git. Sheaf detaches it its own way instead, in a process that
 // holds the writer lock (SheafKit/VaultSession+Housekeeping).
+import CGit2
 import Foundation
 
 extension Repository {
@@ -22,5 +23,30 @@ extension Repository {
         // be streamed (`writeBlob(_:toFile:)`); git's default (512 MB) would delta-compress them.
         runGit(["-c", "core.bigFileThreshold=\(Self.streamingThreshold)", "-c", "gc.autoDetach=false", "gc", "--auto"],
                showErrors: true)
+    }
+
+    /// Whether `git gc --auto` would find work, by git's own rule: more loose objects than
+    /// `gc.auto` (6,700 unless set; estimated, as git does, from the one folder `objects/17`) or
+    /// more packs than `gc.autoPackLimit` (50), a limit of 0 turning either off. A few directory
+    /// reads, so that the writer lock is taken for a gc only when one is due: a `sheaf housekeep`
+    /// holding it after every command made the next command answer from the index as it was.
+    public func collectionLooksDue() -> Bool {
+        var auto: Int32 = 6700, packLimit: Int32 = 50
+        var config: OpaquePointer?
+        if git_repository_config_snapshot(&config, handle) == 0 {
+            var value: Int32 = 0
+            if git_config_get_int32(&value, config, "gc.auto") == 0 { auto = value }
+            if git_config_get_int32(&value, config, "gc.autoPackLimit") == 0 { packLimit = value }
+            git_config_free(config)
+        }
+        guard auto > 0 else { return false }
+        let objects = (gitDirectory.hasSuffix("/") ? gitDirectory : gitDirectory + "/") + "objects"
+        let fm = FileManager.default
+        let loose = ((try? fm.contentsOfDirectory(atPath: objects + "/17")) ?? []).filter { $0.utf8.count == 38 }.count
+        if loose > (Int(auto) + 255) / 256 { return true }
+        guard packLimit > 0 else { return false }
+        let names = Set((try? fm.contentsOfDirectory(atPath: objects + "/pack")) ?? [])
+        let packs = names.filter { $0.hasSuffix(".pack") && !names.contains(String($0.dropLast(5)) + ".keep") }.count
+        return packs > Int(packLimit)
     }
 }

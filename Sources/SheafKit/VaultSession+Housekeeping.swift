@@ -13,11 +13,15 @@ import SheafGit
 extension VaultSession {
     /// A commit or a fetch added objects to `repo` (the vault's repository when nil, or a share's):
     /// gathers them now (inline), or marks them for the caller.
+    /// Only when git's own rule says a gc is due (`collectionLooksDue`): most commands add a few
+    /// objects, and a `sheaf housekeep` started for nothing would still hold the writer lock.
     func objectsWereAdded(to repo: Repository? = nil) throws(SheafError) {
+        let repo = if let repo { repo } else { try requireRepository() }
+        guard repo.collectionLooksDue() else { return }
         if detachesHousekeeping {
             housekeepingDue = true
         } else {
-            if let repo { repo.collectGarbageIfDue() } else { try requireRepository().collectGarbageIfDue() }
+            repo.collectGarbageIfDue()
         }
     }
 
@@ -25,10 +29,11 @@ extension VaultSession {
     /// in the vault's repository and in each joined share's (their objects pile up the same way).
     public func collectGarbage() throws(SheafError) {
         try withWriterLock { (_) throws(SheafError) in
-            _ = try requireRepository().collectGarbageIfDue()
+            let repo = try requireRepository()
+            if repo.collectionLooksDue() { repo.collectGarbageIfDue() }
             for share in shareList().shares {
                 let zone = zone(share)
-                if zone.isJoined, let repo = try? zone.open() { repo.collectGarbageIfDue() }
+                if zone.isJoined, let repo = try? zone.open(), repo.collectionLooksDue() { repo.collectGarbageIfDue() }
             }
         }
     }

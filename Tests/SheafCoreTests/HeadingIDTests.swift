@@ -1,0 +1,21 @@
+// The ids `sheaf serve` gives a note's headings, which its `[[Note#Heading]]` links point at: the
+// n-th heading's slug on the n-th `<hN>` cmark writes, repeated slugs numbered, nothing else of
+// the page touched (text that looks like a heading tag stays escaped text).
+import Testing
+@testable import SheafCore
+
+@Suite struct HeadingIDTests {
+    @Test func eachHeadingGetsItsSlugAndRepeatsAreNumbered() {
+        let html = MarkdownHTML.render("# Plans\n\nsome <h1> text and `<h2>` code\n\n## Plans\n\n### Été à Paris!\n\n###### Six\n")
+        #expect(html.contains("<h1 id=\"plans\">Plans</h1>"), "\(html)")
+        #expect(html.contains("<h2 id=\"plans-2\">Plans</h2>"), "\(html)")
+        #expect(html.contains("<h3 id=\"été-à-paris\">"), "\(html)")
+        #expect(html.contains("<h6 id=\"six\">Six</h6>"), "\(html)")
+        #expect(html.contains("<code>&lt;h2&gt;</code>"), "\(html)")
+        #expect(!html.contains("<h1>") && !html.contains("<h2>"), "\(html)")
+    }
+
+    @Test func aPageWithoutHeadingsIsAsCmarkWroteIt() {
+        #expect(MarkdownHTML.render("just *text*\n") == "<p>just <em>text</em></p>\n")
+    }
+}
