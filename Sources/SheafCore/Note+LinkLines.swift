@@ -19,11 +19,22 @@ extension Note {
         frontMatter.entries.first { entry in entry.value.flattenedText.contains { $0.contains("[[" + link.target) } }?.key ?? ""
     }
 
-    /// The trimmed line holding byte `offset` of `body`.
+    /// Bytes of a long line kept before a link's target and from it on: what a backlinks list
+    /// shows of a paragraph written as one line. The whole line was stored at first, and the
+    /// index grew from 1.22x to 1.49x the notes' bytes at 10k.
+    static let contextBefore = 60, contextAfter = 120
+
+    /// The trimmed line holding byte `offset` of `body`; of a long line, the part around the
+    /// offset (cut between characters, `…` where it was cut).
     static func line(around offset: Int, in body: [UInt8]) -> String {
-        var start = min(max(offset, 0), body.count), end = start
+        let at = min(max(offset, 0), body.count)
+        var start = at, end = at
         while start > 0, body[start - 1] != 0x0A { start -= 1 }
         while end < body.count, body[end] != 0x0A { end += 1 }
-        return String(decoding: body[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let cutStart = at - start > contextBefore, cutEnd = end - at > contextAfter
+        if cutStart { start = at - contextBefore; while start < at, body[start] & 0xC0 == 0x80 { start += 1 } }
+        if cutEnd { end = at + contextAfter; while end > at, body[end] & 0xC0 == 0x80 { end -= 1 } }
+        let text = String(decoding: body[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return (cutStart ? "…" : "") + text + (cutEnd ? "…" : "")
     }
 }

@@ -23,6 +23,23 @@ import TestSupport
         #expect(try index.linkLines(toKey: "lisbon").map(\.line) == ["Boats to [[Lisbon]] now."])
     }
 
+    /// Regression: a paragraph written as one line was stored whole with each of its links, and
+    /// the index grew from 1.22x to 1.49x the notes' bytes at 10k. A long line keeps the part
+    /// around its link, cut between characters.
+    @Test func aLongLineKeepsThePartAroundItsLinkNotTheWholeParagraph() throws {
+        let (vault, root) = ScannerTests().makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let before = String(repeating: "Ça va très bien, ", count: 30), after = String(repeating: " naïve café au lait", count: 30)
+        TestFile.write(before + "see [[Lisbon]] then" + after + "\n", to: root + "/Porto.md")
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let line = try #require(try index.linkLines(toKey: "lisbon").first?.line)
+        #expect(line.contains("see [[Lisbon]] then"), "\(line)")
+        #expect(line.hasPrefix("…") && line.hasSuffix("…"), "\(line)")
+        #expect(line.utf8.count < 200, "\(line.utf8.count)")
+        #expect(!line.unicodeScalars.contains("\u{FFFD}"), "cut between characters: \(line)")
+    }
+
     @Test func anIndexFromBeforeLinkLinesIsRebuiltWithThem() throws {
         let (vault, root) = ScannerTests().makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
