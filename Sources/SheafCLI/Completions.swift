@@ -19,7 +19,7 @@ enum Completions {
     static let folders = CompletionKind.custom { words, _, prefix in
         guard let notes = summaries(open(words)) else { return [] }
         return inert(notes.flatMap { note in
-            let parts = note.path.split(separator: "/").dropLast()
+            let parts = note.path.pathParts().dropLast()
             return parts.indices.map { parts[...$0].joined(separator: "/") }
         }, prefix: prefix)
     }

@@ -34,10 +34,10 @@ public struct IgnoreReach: Sendable, Equatable {
             guard let first = line.first, first != "#", first != "!" else { continue }
             var folderOnly = false
             while line.last == "/" { line.removeLast(); folderOnly = true }
-            let parts = line.split(separator: "/", omittingEmptySubsequences: true)
+            let parts = line.pathParts()
             guard let last = parts.last else { continue }
             // A literal dot starting any component means the path runs through a dot-name.
-            if parts.contains(where: { $0.first == "." }) { continue }
+            if parts.contains(where: { $0.hasBytePrefix(".") }) { continue }
             if last.contains(where: { "*?[\\".contains($0) }) {
                 anyFolder = true
                 if !folderOnly { anyFile = true }

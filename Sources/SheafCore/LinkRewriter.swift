@@ -58,7 +58,7 @@ public enum LinkRewriter {
                 // It still reaches its file. Only a note that changed folders re-expresses a link
                 // it wrote as the direct relative path (`../pic.png`), so that path stays direct
                 // (`../../A/pic.png`, not a detour that happens to arrive) and a move back restores it.
-                guard folderMoved, link.target.hasPrefix("./") || link.target.hasPrefix("../") || (!link.isWiki && link.target.contains("/")),
+                guard folderMoved, link.target.hasBytePrefix("./") || link.target.hasBytePrefix("../") || (!link.isWiki && link.target.contains("/")),
                       styled(link, written: written, want: old, from: notePath, before: before, after: before) == written,
                       styled(link, written: written, want: want, from: newNotePath, before: before, after: after) != written else { continue }
             }
@@ -148,10 +148,10 @@ public enum LinkRewriter {
         let keepsExtension = !VaultPath.isNote(want) || VaultPath.isNote(written)
         let path = keepsExtension ? want : VaultPath.withoutNoteExtension(want)
         var candidate: String
-        if written.hasPrefix("./") || written.hasPrefix("../") {
+        if written.hasBytePrefix("./") || written.hasBytePrefix("../") {
             let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
-            candidate = relative.hasPrefix("../") ? relative : "./" + relative
-        } else if written.hasPrefix("/") {
+            candidate = relative.hasBytePrefix("../") ? relative : "./" + relative
+        } else if written.hasBytePrefix("/") {
             candidate = "/" + path
         } else if written.contains("/") {
             candidate = path
@@ -173,11 +173,11 @@ public enum LinkRewriter {
         let dropsExtension = !VaultPath.isNote(decoded) && VaultPath.fileExtension(decoded).isEmpty && VaultPath.isNote(want)
         let path = dropsExtension ? VaultPath.withoutNoteExtension(want) : want
         var candidates: [String] = []
-        if decoded.hasPrefix("/") {
+        if decoded.hasBytePrefix("/") {
             candidates.append("/" + path)
         } else if !decoded.contains("/") {
             candidates.append(VaultPath.fileName(path))
-        } else if !decoded.hasPrefix("./") && !decoded.hasPrefix("../") && before.exact(decoded) != nil {
+        } else if !decoded.hasBytePrefix("./") && !decoded.hasBytePrefix("../") && before.exact(decoded) != nil {
             candidates.append(path)
         }
         // A relative path stays one, also to a file beside the note (`./name`, not a bare name).

@@ -83,9 +83,9 @@ public struct LinkTargets: Sendable {
 
         init?(_ target: String, from notePath: String) {
             guard !target.isEmpty else { return nil }
-            if target.hasPrefix("./") || target.hasPrefix("../") || target == "." || target == ".." {
+            if target.hasBytePrefix("./") || target.hasBytePrefix("../") || target == "." || target == ".." {
                 (path, name) = (VaultPath.join(VaultPath.folder(notePath), target), nil)
-            } else if target.hasPrefix("/") {
+            } else if target.hasBytePrefix("/") {
                 (path, name) = (String(target.drop { $0 == "/" }), nil)
             } else {
                 (path, name) = (target, VaultPath.fileName(target).lowercased())

@@ -34,7 +34,7 @@ public struct ObsidianIgnoreFilters: Sendable {
         filters.contains { filter in
             switch filter {
             case .pattern(let regex): return regex.matches(path)
-            case .prefix(let prefix): return path.hasPrefix(prefix) || (isFolder && (path + "/").hasPrefix(prefix))
+            case .prefix(let prefix): return path.hasBytePrefix(prefix) || (isFolder && (path + "/").hasBytePrefix(prefix))
             }
         }
     }

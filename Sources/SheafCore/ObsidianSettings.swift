@@ -40,8 +40,8 @@ public struct ObsidianSettings: Sendable, Equatable {
         let setting = attachmentFolderPath.trimmingCharacters(in: .whitespaces)
         if setting.isEmpty || setting == "/" { return "" }
         if setting == "." || setting == "./" { return VaultPath.folder(notePath) }
-        if setting.hasPrefix("./") { return VaultPath.normalize(VaultPath.join(VaultPath.folder(notePath), String(setting.dropFirst(2)))) }
-        return VaultPath.normalize(setting.hasPrefix("/") ? String(setting.dropFirst()) : setting)
+        if setting.hasBytePrefix("./") { return VaultPath.normalize(VaultPath.join(VaultPath.folder(notePath), String(setting.dropFirst(2)))) }
+        return VaultPath.normalize(setting.hasBytePrefix("/") ? String(setting.dropFirst()) : setting)
     }
 
     /// The folder for a new note when none is given: `workingFolder` for `current`.

@@ -30,8 +30,7 @@ public struct Vault: Sendable {
         let rootParts = VaultPath.normalize(root) ?? ""
         if normalized == rootParts { return "" }
         let prefix = rootParts.isEmpty ? "" : rootParts + "/"
-        guard normalized.hasPrefix(prefix) else { return nil }
-        return String(normalized.dropFirst(prefix.count))
+        return normalized.droppingBytePrefix(prefix)
     }
 
     /// `path` made absolute against `base`, with `.`, `..` and `~` resolved.

@@ -71,7 +71,7 @@ public enum VaultPathGuard {
         for byte in bytes where byte == 0 || byte == UInt8(ascii: "\\") || byte < 0x20 || byte == 0x7f {
             return .badCharacter
         }
-        for component in text.split(separator: "/", omittingEmptySubsequences: false) {
+        for component in text.pathParts(omittingEmpty: false) {
             if component.isEmpty || component == "." || component == ".." { return .traversal }
             if component.utf8.count > maxNameBytes { return .tooLong }
             switch reservedName(component) {
@@ -85,7 +85,7 @@ public enum VaultPathGuard {
 
     /// Whether a path has a `.git` or `.sheaf` component in any spelling: never staged, written or read.
     public static func isReserved(_ path: String) -> Bool {
-        path.split(separator: "/").contains { reservedName($0) != nil }
+        path.pathParts().contains { reservedName($0) != nil }
     }
 
     enum Reserved { case git, sheaf }
@@ -136,7 +136,7 @@ public enum VaultPathGuard {
         if let refusal = refusal(path) { return .failure(refusal) }
         var folder = root
         var relative = ""
-        for part in path.split(separator: "/").dropLast() {
+        for part in path.pathParts().dropLast() {
             folder += "/" + part
             relative = VaultPath.join(relative, String(part))
             var info = stat()
@@ -171,17 +171,15 @@ public enum VaultPathGuard {
     /// Whether a symlink's resolved target (an absolute, real path) stays inside the vault's real
     /// root, out of `.git`, `.sheaf` and every dot-folder Sheaf does not read.
     public static func isReadableTarget(_ target: String, realRoot: String) -> Bool {
-        guard target.hasPrefix(realRoot + "/") else { return false }
-        let relative = String(target.dropFirst(realRoot.count + 1))
-        guard refusal(relative) == nil else { return false }
-        return !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+        guard let relative = target.droppingBytePrefix(realRoot + "/"), refusal(relative) == nil else { return false }
+        return !relative.pathParts().contains { $0.hasBytePrefix(".") }
     }
 
     /// Makes the folders of `path` below the root, refusing to pass a symlink (checked again
     /// for each folder as it is made, so a symlink planted meanwhile is not followed either).
     public static func makeFolders(of path: SafePath, in root: String) throws(SheafError) {
         var folder = root
-        for part in path.path.split(separator: "/").dropLast() {
+        for part in path.path.pathParts().dropLast() {
             folder += "/" + part
             if mkdir(folder, 0o755) == 0 { continue }
             let failure = errno

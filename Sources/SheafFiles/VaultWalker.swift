@@ -147,7 +147,7 @@ public struct VaultWalker {
     /// the way). What a change set's `recheck` of a folder looks at.
     public func files(under folder: String) -> [VaultFile] {
         var reaches: [String: IgnoreReach?] = [:]
-        let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = folder.pathParts(omittingEmpty: false)
         guard folder.isEmpty || walksInto(parts[...], reaches: &reaches) else { return [] }
         var files: [VaultFile] = []
         var warnings: [VaultWarning] = []
@@ -167,7 +167,7 @@ public struct VaultWalker {
     private func walksInto(_ names: ArraySlice<Substring>, reaches: inout [String: IgnoreReach?]) -> Bool {
         var folder = ""
         for name in names {
-            guard !name.isEmpty, !name.hasPrefix(".") else { return false }
+            guard !name.isEmpty, !name.hasBytePrefix(".") else { return false }
             folder = VaultPath.join(folder, String(name))
             var info = stat()
             guard lstat(vault.absolute(folder), &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
@@ -177,8 +177,8 @@ public struct VaultWalker {
     }
 
     private func file(at path: String, realRoot: String, reaches: inout [String: IgnoreReach?]) -> VaultFile? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasPrefix(".") }),
+        let parts = path.pathParts(omittingEmpty: false)
+        guard !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0.hasBytePrefix(".") }),
               walksInto(parts.dropLast(), reaches: &reaches) else { return nil }
         func ignored(_ name: Substring, _ path: String, folder: Bool) -> Bool {
             self.ignored(name, path, folder: folder, reaches: &reaches)

@@ -26,7 +26,7 @@ enum FolderFilter {
     /// Whether `folder` (as stored) is the folder `key` (a `key(_:)`) or below it.
     static func contains(folder: String, key: String) -> Bool {
         let folded = Self.key(folder)
-        return key.isEmpty || folded == key || folded.hasPrefix(key + "/")
+        return key.isEmpty || folded == key || folded.hasBytePrefix(key + "/")
     }
 
     /// Adds `sheaf_in_folder(folder, key)` to a connection.

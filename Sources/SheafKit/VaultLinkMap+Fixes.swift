@@ -20,10 +20,10 @@ extension VaultLinkMap {
         let ext = VaultPath.fileExtension(target)
         guard ext.isEmpty || VaultPath.isNote(target) || !ext.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
         let written: String
-        if target.hasPrefix("./") || target.hasPrefix("../") { written = VaultPath.join(VaultPath.folder(notePath), target) }
+        if target.hasBytePrefix("./") || target.hasBytePrefix("../") { written = VaultPath.join(VaultPath.folder(notePath), target) }
         else { written = String(target.drop { $0 == "/" }) }
         guard let normalized = VaultPath.normalize(written), !normalized.isEmpty,
-              !normalized.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return nil }
+              !normalized.pathParts().contains(where: { $0.hasBytePrefix(".") }) else { return nil }
         let path = VaultPath.isNote(normalized) ? normalized : normalized + ".md"
         var after = targets
         after.add(path)

@@ -79,7 +79,7 @@ extension VaultSession {
     /// then to the vault root; absolute paths must lie inside the vault.
     func attachmentPath(_ name: String) throws(SheafError) -> String {
         var candidates: [String] = []
-        if name.hasPrefix("/") {
+        if name.hasBytePrefix("/") {
             if let relative = vault.relative(name) { candidates.append(relative) }
         } else {
             if let folder = workingFolder, let p = VaultPath.normalize(VaultPath.join(folder, name)) { candidates.append(p) }

@@ -56,7 +56,7 @@ extension VaultSession {
     public func dailyNote(for day: Date, now: Date = Date()) throws(SheafError) -> DailyNoteReport {
         let settings = dailyNoteSettings()
         let name = MomentFormat.format(day, settings.format)
-        let parts = name.split(separator: "/").map(String.init)
+        let parts = name.pathParts().map(String.init)
         guard let last = parts.last, !last.isEmpty else {
             throw SheafError("the daily-note format gives no file name", cause: "format \"\(settings.format)\"",
                              hint: "set one with `sheaf config set daily-format YYYY-MM-DD`")

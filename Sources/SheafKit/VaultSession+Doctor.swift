@@ -211,7 +211,7 @@ extension VaultSession {
             }
         }
         for path in paths {
-            for part in path.split(separator: "/") {
+            for part in path.pathParts() {
                 let bad = part.filter { ":*?\"<>|\\".contains($0) }
                 let trailing = part.last == "." || part.last == " "
                 guard !bad.isEmpty || trailing else { continue }

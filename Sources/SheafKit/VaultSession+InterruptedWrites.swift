@@ -28,7 +28,7 @@ extension VaultSession {
             let full = vault.absolute(path)
             guard let maker = TemporaryName.maker(of: VaultPath.fileName(path)),
                   TemporaryName.isOrphan(full, maker: maker) else { continue }
-            if maker.scratch || path.hasPrefix(Vault.stateFolder + "/") {
+            if maker.scratch || path.hasBytePrefix(Vault.stateFolder + "/") {
                 unlink(full)
                 continue
             }
@@ -49,7 +49,7 @@ extension VaultSession {
             guard FileManager.default.fileExists(atPath: interruptedFolder + "/" + entry, isDirectory: &isFolder),
                   !isFolder.boolValue else { continue }
             // `<time>/<path where it was found>`
-            let found = entry.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? entry
+            let found = entry.pathParts(maxSplits: 1).dropFirst().first.map(String.init) ?? entry
             result.append((Vault.stateFolder + "/interrupted/" + entry, VaultPath.folder(found)))
         }
         return result.sorted { $0.0 < $1.0 }

@@ -97,10 +97,10 @@ extension VaultSession {
     /// A folder named on the command line as a vault-relative path; refuses one outside the vault
     /// or inside `.git`/`.sheaf`, or one reached through a symlink.
     func vaultFolder(_ folder: String) throws(SheafError) -> String {
-        guard let normalized = VaultPath.normalize(folder.hasPrefix("/") ? String(folder.dropFirst()) : folder) else {
+        guard let normalized = VaultPath.normalize(folder.hasBytePrefix("/") ? String(folder.dropFirst()) : folder) else {
             throw SheafError("folder is outside the vault", path: folder)
         }
-        if normalized.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+        if normalized.pathParts().contains(where: { $0.hasBytePrefix(".") }) {
             throw SheafError("Sheaf does not write into hidden folders", path: folder,
                              hint: "pick a folder whose name does not start with a dot")
         }

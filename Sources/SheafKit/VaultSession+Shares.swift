@@ -315,7 +315,7 @@ extension VaultSession {
     private func shareRemote(_ url: String) throws(SheafError) -> CredentialPlan {
         guard !url.trimmingCharacters(in: .whitespaces).isEmpty else { throw SheafError("the share's URL is empty", path: vault.root) }
         if let local = RemoteURL.localPath(url), let target = VaultWalker.realPath(Self.absoluteRemote(local)),
-           target == VaultWalker.realPath(vault.root) || target.hasPrefix((VaultWalker.realPath(vault.root) ?? vault.root) + "/") {
+           target == VaultWalker.realPath(vault.root) || target.hasBytePrefix((VaultWalker.realPath(vault.root) ?? vault.root) + "/") {
             throw SheafError("a share's remote cannot be inside the vault", path: url,
                              hint: "give the path of a bare repository elsewhere (`git init --bare DIR`)")
         }

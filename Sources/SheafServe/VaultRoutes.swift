@@ -101,10 +101,10 @@ struct VaultRoutes: Sendable {
         let prefix = path.isEmpty ? "" : path + "/"
         var folders: [String: Int] = [:]
         var files: [String] = []
-        for p in listing.0.all where p.hasPrefix(prefix) {
-            let rest = p.dropFirst(prefix.count)
-            if let slash = rest.firstIndex(of: "/") {
-                folders[String(rest[..<slash]), default: 0] += VaultPath.isNote(p) ? 1 : 0
+        for p in listing.0.all where p.hasBytePrefix(prefix) {
+            let parts = String(decoding: p.utf8.dropFirst(prefix.utf8.count), as: UTF8.self).pathParts(omittingEmpty: false, maxSplits: 1)
+            if parts.count == 2 {
+                folders[String(parts[0]), default: 0] += VaultPath.isNote(p) ? 1 : 0
             } else if !VaultPath.isNote(p) {
                 files.append(p)
             }
@@ -135,7 +135,7 @@ struct VaultRoutes: Sendable {
     func crumbs(_ path: String) -> [[String: Any]] {
         var out: [[String: Any]] = []
         var folder = ""
-        for part in path.split(separator: "/") {
+        for part in path.pathParts() {
             folder = VaultPath.join(folder, String(part))
             out.append(["name": String(part), "url": WebPaths.url("/f", folder)])
         }

@@ -23,7 +23,7 @@ enum WebPaths {
     /// A vault path as a URL path under `prefix` (`/n`, `/f`, `/file`, `/thumb`): each name
     /// encoded, the slashes between them kept.
     static func url(_ prefix: String, _ path: String) -> String {
-        path.isEmpty ? prefix + "/" : prefix + "/" + path.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) }.joined(separator: "/")
+        path.isEmpty ? prefix + "/" : prefix + "/" + path.pathParts(omittingEmpty: false).map { encode(String($0)) }.joined(separator: "/")
     }
 
     /// What a request's URL path holds below `prefix`, percent-decoded; nil when it is not below
@@ -32,7 +32,7 @@ enum WebPaths {
         guard urlPath.hasPrefix(prefix + "/") else { return urlPath == prefix ? "" : nil }
         let rest = urlPath.dropFirst(prefix.count + 1)
         guard let decoded = String(rest).removingPercentEncoding else { return nil }
-        return decoded.hasSuffix("/") ? String(decoded.dropLast()) : decoded
+        return decoded.hasByteSuffix("/") ? String(decoded.dropLast()) : decoded
     }
 
     /// The vault path a request's URL path names below `prefix` ("" for the root): only a path

@@ -91,7 +91,7 @@ struct TreeMerge {
                     taken.contains(candidate) || ourFolders.contains(candidate)
                 }
                 movedFolders[blocking] = folder
-                let moved = folder + path.dropFirst(blocking.count)
+                let moved = folder + String(decoding: path.utf8.dropFirst(blocking.utf8.count), as: UTF8.self)
                 return (moved, PathOutcome(kind: .conflict, path: path, conflictFile: moved))
             }
             guard ourFolders.contains(path) else { return (path, nil) }

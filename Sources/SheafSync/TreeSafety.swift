@@ -76,7 +76,7 @@ struct TreeSafety {
         guard entry.file.isSymlink, let path = entry.text else { return nil }
         let target = try repository.blobBytes(entry.file.blob)
         guard target.count <= VaultPathGuard.maxPathBytes, let text = String(validating: target, as: UTF8.self),
-              !text.hasPrefix("/"), !text.contains("\0"),
+              !text.hasBytePrefix("/"), !text.contains("\0"),
               let resolved = VaultPath.normalize(VaultPath.join(VaultPath.folder(path), text)), !resolved.isEmpty,
               VaultPathGuard.refusal(resolved) == nil else {
             return "a symlink that leads outside the vault or into .git or .sheaf"

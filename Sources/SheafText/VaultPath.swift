@@ -25,33 +25,43 @@ public enum VaultPath {
         return ext == "canvas" || ext == "base"
     }
 
+    // The separators are found in the bytes, never as Characters: a `/` or `.` followed by a
+    // combining mark is one Character with it (`/\u{301}x.md`), which `lastIndex(of: "/")` does
+    // not find, though the file system splits there. The bytes are also what the hot paths need
+    // (a walk, a resolver of every path): a Character search walks grapheme clusters.
+
     public static func fileName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        guard let slash = lastByte(UInt8(ascii: "/"), in: path) else { return path }
+        return String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self)
     }
 
     /// The folder holding `path`, "" at the root.
     public static func folder(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
+        guard let slash = lastByte(UInt8(ascii: "/"), in: path) else { return "" }
+        return String(decoding: path.utf8[..<slash], as: UTF8.self)
     }
 
     public static func fileExtension(_ path: String) -> String {
         let name = fileName(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
+        guard let dot = lastByte(UInt8(ascii: "."), in: name), dot != name.utf8.startIndex else { return "" }
+        return String(decoding: name.utf8[name.utf8.index(after: dot)...], as: UTF8.self)
     }
 
     /// The file name without its extension.
     public static func stem(_ path: String) -> String {
         let name = fileName(path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        guard let dot = lastByte(UInt8(ascii: "."), in: name), dot != name.utf8.startIndex else { return name }
+        return String(decoding: name.utf8[..<dot], as: UTF8.self)
+    }
+
+    /// The last position of the ASCII byte `byte` in `text`.
+    private static func lastByte(_ byte: UInt8, in text: String) -> String.Index? {
+        text.utf8.lastIndex(of: byte)
     }
 
     /// The path without a note extension (`Trips/Lisbon.md` gives `Trips/Lisbon`).
     public static func withoutNoteExtension(_ path: String) -> String {
-        isNote(path) ? String(path.dropLast(fileExtension(path).count + 1)) : path
+        isNote(path) ? String(decoding: path.utf8.dropLast(fileExtension(path).utf8.count + 1), as: UTF8.self) : path
     }
 
     /// `stem + suffix + "." + ext` cut to fit a file system's 255-byte name limit: the stem loses
@@ -72,7 +82,7 @@ public enum VaultPath {
     /// Resolves `.` and `..` in a `/`-separated relative path; nil when it climbs above the root.
     public static func normalize(_ path: String) -> String? {
         var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for part in path.pathParts() {
             if part == "." { continue }
             if part == ".." {
                 if parts.isEmpty { return nil }
@@ -86,8 +96,8 @@ public enum VaultPath {
 
     /// The relative path from folder `from` to `to` (both vault-relative).
     public static func relative(from folder: String, to path: String) -> String {
-        let a = folder.split(separator: "/")
-        let b = path.split(separator: "/")
+        let a = folder.pathParts()
+        let b = path.pathParts()
         var common = 0
         while common < a.count && common < b.count - 1 && a[common] == b[common] { common += 1 }
         let ups = Array(repeating: "..", count: a.count - common)

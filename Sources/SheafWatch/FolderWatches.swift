@@ -40,14 +40,14 @@ final class FolderWatches {
     func subtree(_ folder: String) -> [(wd: Int32, path: String)] {
         let prefix = folder + "/"
         return pathOf.compactMap { wd, path in
-            path == folder || path.hasPrefix(prefix) ? (wd, path) : nil
+            path == folder || path.hasBytePrefix(prefix) ? (wd, path) : nil
         }
     }
 
     /// Forgets `folder` and everything under it; returns their descriptors.
     func removeSubtree(_ folder: String) -> [Int32] {
         let prefix = folder + "/"
-        for key in missing.keys where key.path == folder || key.path.hasPrefix(prefix) { missing.removeValue(forKey: key) }
+        for key in missing.keys where key.path == folder || key.path.hasBytePrefix(prefix) { missing.removeValue(forKey: key) }
         let gone = subtree(folder)
         for (wd, _) in gone { forget(wd) }
         return gone.map(\.wd)
@@ -56,7 +56,7 @@ final class FolderWatches {
     /// The folder moved inside the vault: its watches now name the new paths.
     func renameSubtree(from: String, to: String) {
         for (wd, path) in subtree(from) {
-            record(wd, to + String(path.dropFirst(from.count)))
+            record(wd, to + String(decoding: path.utf8.dropFirst(from.utf8.count), as: UTF8.self))
         }
     }
 }

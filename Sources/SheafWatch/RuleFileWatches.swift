@@ -80,7 +80,7 @@ final class RuleFileWatches {
     /// A dot-name appeared at the vault's top level (the root's watch reports it): when it is
     /// (or holds) a rule folder, watch it. Returns the rule folders newly watched.
     func rootDotNameAppeared(_ name: String, vault: Vault, queue: InotifyQueue) -> [String] {
-        guard Self.files.contains(where: { $0.folder == name || $0.folder.hasPrefix(name + "/") }) else { return [] }
+        guard Self.files.contains(where: { $0.folder == name || $0.folder.hasBytePrefix(name + "/") }) else { return [] }
         return refresh(vault: vault, queue: queue)
     }
 }

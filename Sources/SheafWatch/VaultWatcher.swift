@@ -222,7 +222,7 @@ public final class VaultWatcher {
             return
         }
         let path = VaultPath.join(folder, name)
-        if name.hasPrefix(".") {
+        if name.hasBytePrefix(".") {
             if name == ".gitignore" { needRescan("ignore rules changed: \(path)", rules: true) }
             if folder.isEmpty, event.isFolder, event.has(IN_CREATE) || event.has(IN_MOVED_TO),
                !rules.rootDotNameAppeared(name, vault: vault, queue: queue).isEmpty {
@@ -294,7 +294,7 @@ public final class VaultWatcher {
         for (_, folder) in folders.subtree(to) where !listed.contains(PathKey(folder)) && folders.watch(folder) != nil {
             folderLeft(folder)
         }
-        return .many([.recheck(from), .recheck(to)] + scan.files.map { .rename(from + String($0.dropFirst(to.count)), $0) })
+        return .many([.recheck(from), .recheck(to)] + scan.files.map { .rename(from + String(decoding: $0.utf8.dropFirst(to.utf8.count), as: UTF8.self), $0) })
     }
 
     /// A watched folder left the followed tree: its watches go (they would report under paths it

@@ -36,7 +36,7 @@ public enum WatchCookies {
 
     /// Whether a name in the cookie folder is a reader's cookie.
     static func isCookie(_ name: String) -> Bool {
-        !name.hasPrefix(".") && !name.hasSuffix(staleSuffix)
+        !name.hasBytePrefix(".") && !name.hasSuffix(staleSuffix)
     }
 
     /// Creates a cookie in `vault` and waits up to `timeout` seconds for the watcher's consumer

@@ -31,9 +31,10 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
     func tree(_ prefix: String) -> String {
         var lines: [String] = []
         var folders = Set<String>()
-        for (path, file) in files where path.hasPrefix(prefix) {
-            let rest = String(path.dropFirst(prefix.count))
-            if let slash = rest.firstIndex(of: "/") { folders.insert(String(rest[..<slash])) }
+        // Split at the bytes, as git's trees do (a `/` before a combining mark is a separator too).
+        for (path, file) in files where path.utf8.starts(with: prefix.utf8) {
+            let rest = String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+            if let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) { folders.insert(String(decoding: rest.utf8[..<slash], as: UTF8.self)) }
             else { lines.append("\(file.mode) \(file.type) \(file.id)\t\(rest)") }
         }
         for folder in folders { lines.append("040000 tree \(tree(prefix + folder + "/"))\t\(folder)") }
@@ -111,6 +112,22 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
         #expect(r.sync(0).status == 0)
         #expect(r.file(0, note).contains("after the attack"))
         #expect(Replicas.git(["fsck", "--no-dangling"], in: r[1]).status == 0 || true)
+    }
+
+    /// The path guard split paths into Characters, and a `/` followed by a combining mark is one
+    /// with it: a tree entry `..` holding `\u{301}escape.md` was the path `../\u{301}escape.md`,
+    /// which held no `..` for the guard, and the pull wrote it beside the vault.
+    @Test func aRemotePathWithACombiningMarkAfterDotDotIsNeverWrittenOutsideTheVault() {
+        let r = Replicas(2)
+        let parent = (r[1] as NSString).deletingLastPathComponent
+        plantCommit(in: r.bare, [("../\u{301}escape.md", "# out\n"), ("../\u{301}dir/deeper.md", "# out\n"),
+                                 ("Trips/\u{301}inside.md", "# In\n")])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: parent + "/\u{301}escape.md"))
+        #expect(!FileManager.default.fileExists(atPath: parent + "/\u{301}dir"))
+        #expect(pulled.stderr.contains("not written, unsafe path from the remote"), "\(pulled.stderr)")
+        #expect(r.file(1, "Trips/\u{301}inside.md") == "# In\n")
     }
 
     @Test func aLongNoteNameWithAnOverlapGivesAConflictFileThatFits() {

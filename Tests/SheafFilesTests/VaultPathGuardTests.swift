@@ -39,6 +39,22 @@ import TestSupport
         #expect(throws: SheafError.self) { try VaultPathGuard.requireFolder("real/inner", in: root) }
     }
 
+    /// A `/` followed by a combining mark is one Character with it, and the guard split paths
+    /// into Characters: `../\u{301}x.md` held no `..` for it, and `link/\u{301}x.md` no folder.
+    @Test func aSeparatorFollowedByACombiningMarkStillSeparates() throws {
+        #expect(VaultPathGuard.refusal("../\u{301}escape.md") == .traversal)
+        #expect(VaultPathGuard.refusal("../\u{301}dir/x.md") == .traversal)
+        #expect(VaultPathGuard.refusal(".git/\u{301}x") == .gitFolder)
+        #expect(VaultPathGuard.refusal("Notes/\u{301}x.md") == nil)
+        let root = TempDir.make("guard-marks")
+        let outside = TempDir.make("guard-marks-outside")
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: outside)
+        #expect(VaultPathGuard.check("link/\u{301}x.md", in: root) == .failure(.throughSymlink(folder: "link")))
+        #expect(VaultPath.normalize("a/\u{301}b/../c") == "a/c")
+        #expect(!VaultPathGuard.isReadableTarget(root + "/.git/\u{301}x", realRoot: root))
+    }
+
     @Test func aSymlinkTargetIsReadableOnlyInsideTheVaultOutOfHiddenFolders() {
         #expect(VaultPathGuard.isReadableTarget("/v/Notes/a.md", realRoot: "/v"))
         #expect(!VaultPathGuard.isReadableTarget("/v/.git/config", realRoot: "/v"))
