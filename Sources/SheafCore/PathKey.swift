@@ -10,7 +10,7 @@ public struct PathKey: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ path: String) { self.path = path }
 
-    public static func == (a: PathKey, b: PathKey) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
+    public static func == (a: PathKey, b: PathKey) -> Bool { PathBytes.same(a.path, b.path) }
 
     public func hash(into hasher: inout Hasher) {
         var path = path
@@ -23,7 +23,16 @@ public struct PathKey: Hashable, Sendable, CustomStringConvertible {
 
 public enum PathBytes {
     /// Whether two paths are the same bytes (the same file on Linux).
-    public static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    /// Native strings are compared as two buffers (a freshness walk compares 10k paths per
+    /// scan; `elementsEqual` over the UTF-8 views went a byte at a time, 5 % of the walk).
+    public static func same(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (a.utf8, b.utf8)
+        guard x.count == y.count else { return false }
+        let contiguous = x.withContiguousStorageIfAvailable { bx in
+            y.withContiguousStorageIfAvailable { by in bx.elementsEqual(by) }
+        }
+        return (contiguous ?? nil) ?? x.elementsEqual(y)
+    }
 
     /// Byte order: deterministic even between canonically equivalent twins, and, for UTF-8, the
     /// order of code points.

@@ -20,4 +20,7 @@ public struct ScanReport: Sendable {
     /// files alike). A note touched but holding the same bytes is not in it; an attachment whose
     /// identity changed is (attachments are not read by a scan).
     public var changes = VaultChangeSet()
+    /// Every file the scan's walk found (notes and others, in the walk's order); nil for an
+    /// applied change set, which walks nothing.
+    public var files: [VaultFile]?
 }

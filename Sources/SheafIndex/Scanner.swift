@@ -34,6 +34,7 @@ extension NoteIndex {
         var otherFiles: [VaultFile] = []
         for f in files { if f.isNote { noteFiles.append(f) } else { otherFiles.append(f) } }
         report.scanned = files.count
+        report.files = files
 
         let stored = try storedSlot.values[0].get()
         var toRead: [VaultFile] = []

@@ -67,6 +67,7 @@ extension VaultSession {
             }
             withExtendedLifetime(lock) {}
             cachedIndex = (index, report)
+            cachedWalk = walker.excludes == nil ? report.files : nil
             return (index, report)
         } catch {
             guard error.kind == .indexNotWritable else { throw error }

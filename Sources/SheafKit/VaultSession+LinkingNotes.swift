@@ -21,6 +21,7 @@ extension VaultSession {
         var wanted = Set<PathKey>()
         for link in links where matches(link.target, link.notePath) { wanted.insert(PathKey(link.notePath)) }
         let known = Set(indexed.map(PathKey.init))
-        return Catalog.parse(notes.filter { wanted.contains(PathKey($0.path)) || !known.contains(PathKey($0.path)) }, in: vault)
+        let candidates = notes.filter { wanted.contains(PathKey($0.path)) || !known.contains(PathKey($0.path)) }
+        return Catalog.parse(candidates.sorted { PathBytes.precedes($0.path, $1.path) }, in: vault)
     }
 }

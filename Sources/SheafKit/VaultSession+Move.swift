@@ -23,13 +23,13 @@ extension VaultSession {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         let trimmed = dest.trimmingCharacters(in: .whitespaces)
-        let relativeToWorking = trimmed.hasPrefix("./") || trimmed.hasPrefix("../")
+        let relativeToWorking = trimmed.hasBytePrefix("./") || trimmed.hasBytePrefix("../")
         let base = relativeToWorking ? (workingFolder ?? "") : ""
-        let joined = VaultPath.join(base, trimmed.hasPrefix("/") ? String(trimmed.dropFirst()) : trimmed)
+        let joined = VaultPath.join(base, trimmed.hasBytePrefix("/") ? String(trimmed.dropFirst()) : trimmed)
         guard let normalized = VaultPath.normalize(joined) else {
             throw SheafError("destination is outside the vault", path: dest)
         }
-        let asFolder = trimmed.hasSuffix("/") || normalized.isEmpty
+        let asFolder = trimmed.hasByteSuffix("/") || normalized.isEmpty
             || (fm.fileExists(atPath: vault.absolute(normalized), isDirectory: &isDirectory) && isDirectory.boolValue)
         var target: String
         if asFolder {
@@ -39,14 +39,23 @@ extension VaultSession {
             target = VaultPath.isNote(named) ? named : named + "." + VaultPath.fileExtension(note.path)
             _ = try vaultFolder(VaultPath.folder(target))
         }
-        if target.split(separator: "/").last.map({ $0.hasPrefix(".") }) == true {
+        if target.pathParts().last.map({ $0.hasBytePrefix(".") }) == true {
             throw SheafError("a note's name cannot start with a dot", path: target)
         }
         return target
     }
 
     public func move(_ note: CatalogNote, to dest: String) throws(SheafError) -> MoveReport {
-        try withWriterLock { (proof) throws(SheafError) in try moveLocked(note, to: dest, proof) }
+        try withWriterLock { (proof) throws(SheafError) in
+            invalidate()  // what an earlier step of this command read may have changed before the lock
+            return try moveLocked(note, to: dest, proof)
+        }
+    }
+
+    /// `sheaf mv NAME DEST`: the note is looked up under the lock the move holds, so the index
+    /// scan that finds it is the one the move reads (its walk and link rows), not a second one.
+    public func move(named name: String, to dest: String) throws(SheafError) -> MoveReport {
+        try withWriterLock { (proof) throws(SheafError) in try moveLocked(try resolve(name), to: dest, proof) }
     }
 
     /// `.sheaf/move-journal`: `from`, `to`, then `moved` once the file is at `to`. Written before
@@ -65,8 +74,8 @@ extension VaultSession {
         }
         guard target != from else { throw SheafError("the note is already there", path: target) }
         let fm = FileManager.default
-        invalidate()  // what an earlier step of this command read may have changed before the lock
-        let files = try walker().files().files
+        _ = try? freshIndex(mustUpdate: true)  // its link rows name the notes to read (else every note is)
+        let files = try wholeWalk()
         let targets = LinkTargets(paths: files.map(\.path))
         let caseOnly = target.lowercased() == from.lowercased()
         if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || targets.contains(target)) {

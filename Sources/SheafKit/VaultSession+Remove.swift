@@ -14,12 +14,20 @@ public struct RemoveReport: Sendable {
 
 extension VaultSession {
     public func remove(_ note: CatalogNote) throws(SheafError) -> RemoveReport {
-        try withWriterLock { (proof) throws(SheafError) in try removeLocked(note, proof) }
+        try withWriterLock { (proof) throws(SheafError) in
+            invalidate()  // what an earlier step of this command read may have changed before the lock
+            return try removeLocked(note, proof)
+        }
+    }
+
+    /// `sheaf rm NAME`: the note is looked up under the lock, by the scan the removal reads.
+    public func remove(named name: String) throws(SheafError) -> RemoveReport {
+        try withWriterLock { (proof) throws(SheafError) in try removeLocked(try resolve(name), proof) }
     }
 
     private func removeLocked(_ note: CatalogNote, _ proof: borrowing WriterLock) throws(SheafError) -> RemoveReport {
-        invalidate()  // what an earlier step of this command read may have changed before the lock
-        let files = try walker().files().files
+        _ = try? freshIndex(mustUpdate: true)  // its link rows name the notes to read (else every note is)
+        let files = try wholeWalk()
         let targets = LinkTargets(paths: files.map(\.path))
         let change = LinkTargets.Change(paths: [note.path])
         let reaches = { (target: String, from: String) in

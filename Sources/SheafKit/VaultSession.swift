@@ -13,7 +13,10 @@ public final class VaultSession {
     public let workingFolder: String?
     private var cachedRepository: Repository??
     private(set) var cachedCatalog: Catalog?
-    var cachedIndex: (NoteIndex, SheafIndex.ScanReport?)?
+    var cachedIndex: (NoteIndex, SheafIndex.ScanReport?)? { didSet { cachedWalk = nil } }
+    /// The vault's files as `cachedIndex`'s scan walked them, when that walk left nothing out
+    /// (no Obsidian exclusions): the whole walk a writer needs, without walking again.
+    var cachedWalk: [VaultFile]?
     /// `cachedIndex` is a read-only connection opened for a query (`freshIndex(queryOnly:)`).
     var cachedQueryOnly = false
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
@@ -96,6 +99,13 @@ public final class VaultSession {
 
     /// Forgets the catalog after a command changed files.
     func invalidate() { cachedCatalog = nil; cachedIndex = nil }
+
+    /// Every file of the vault, Obsidian's excluded ones included (what `mv` and `rm` keep links
+    /// working in): the walk of this command's index scan when it was whole, else a walk.
+    func wholeWalk() throws(SheafError) -> [VaultFile] {
+        if let cachedWalk { return cachedWalk }
+        return try walker().files(sorted: false).files
+    }
 
     /// The note a name points at (path, title, file name, alias or id prefix), looked up in the
     /// index's catalog and then read from its file.

@@ -18,8 +18,7 @@ struct Move: ParsableCommand {
 
     func run() throws {
         let session = try global.open()
-        let found = try session.resolve(note)
-        let report = try session.move(found, to: destination)
+        let report = try session.move(named: note, to: destination)
         Terminal.out("moved \(report.from) -> \(report.to)")
         let others = report.rewritten.filter { $0 != report.to }
         if !others.isEmpty {
@@ -49,8 +48,7 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let session = try global.open()
-        let found = try session.resolve(note)
-        let report = try session.remove(found)
+        let report = try session.remove(named: note)
         let kept: TerminalLine = report.keptIn.map { " (its last version is in commit \($0.prefix(10)))" } ?? ""
         Terminal.out("removed \(report.path)\(kept)")
         if !report.linkedFrom.isEmpty {
