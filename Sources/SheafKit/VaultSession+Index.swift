@@ -106,13 +106,26 @@ extension VaultSession {
     /// The walk of this vault, with git's ignore rules; for the index also Obsidian's excluded
     /// files (`userIgnoreFilters` in `.obsidian/app.json`). `mv` and the other writers walk
     /// without them, so links in excluded notes are still kept working.
+    /// libgit2 is started only when a rule may ignore a path (`IgnoreReach` tells, and the rules
+    /// from outside the work tree are read from their files: `OutsideIgnoreRules`), through a
+    /// handle of the walk's own (the watcher's walks run beside the background sync).
     func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
-        let repo = try repository()
+        let outside: IgnoreReach
+        let repository: () -> Repository?
+        if cachedRepository == nil, let rules = OutsideIgnoreRules.read(vaultRoot: vault.root, environment: ProcessInfo.processInfo.environment) {
+            outside = IgnoreReach(rules: rules)
+            let lazy = LazyRepository(workTree: vault.root)
+            repository = { lazy.repository }
+        } else {
+            let repo = try self.repository()
+            outside = repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()
+            repository = { repo }
+        }
         let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
         for refused in filters?.refused ?? [] { emit(.warning(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason))) }
         let excluded = filters.flatMap { $0.isEmpty ? nil : $0 }
-        var walker = VaultWalker(vault: vault, outsideRules: repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()) { path, isDirectory in
-            guard let repo else { return false }
+        var walker = VaultWalker(vault: vault, outsideRules: outside) { path, isDirectory in
+            guard let repo = repository() else { return false }
             return (try? repo.isIgnored(isDirectory ? path + "/" : path)) ?? false
         }
         if let excluded { walker.excludes = { excluded.excludes($0, isFolder: $1) } }

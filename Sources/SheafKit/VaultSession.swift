@@ -11,7 +11,7 @@ public final class VaultSession {
     public private(set) var config: VaultConfig
     /// The working directory relative to the vault root, nil when outside the vault.
     public let workingFolder: String?
-    private var cachedRepository: Repository??
+    private(set) var cachedRepository: Repository??
     private(set) var cachedCatalog: Catalog?
     var cachedIndex: (NoteIndex, SheafIndex.ScanReport?)? { didSet { cachedWalk = nil } }
     /// The vault's files as `cachedIndex`'s scan walked them, when that walk left nothing out

@@ -22,9 +22,9 @@ import Glibc
 
     static let helper = (CLI.binary as NSString).deletingLastPathComponent + "/sheaf-thumbnailer"
 
-    /// libgit2 is bound lazily (CGit2Loader): `--version` and `merge-file` never touch git and
-    /// load neither it (nor its ~16 dependencies) nor libvips; `search` loads no libvips (it
-    /// opens the vault's repository today, so it does load libgit2); a command that reads the
+    /// libgit2 is bound lazily (CGit2Loader): `--version`, `merge-file` and a `search` whose walk
+    /// meets no ignore rule never touch git and load neither it (nor its ~16 dependencies, nor the
+    /// CA certificates its TLS library reads at start) nor libvips; a command that reads the
     /// repository loads libgit2 on its first call.
     @Test func sheafMapsNoLibvipsAndLoadsLibgit2OnlyWhenACommandUsesGit() throws {
         let temp = TempDir()
@@ -39,9 +39,7 @@ import Glibc
             // The check sees libraries at all: sheaf links the C library.
             #expect(libraries.contains { $0.hasPrefix("libc.so") }, "\(arguments): \(libraries)")
             #expect(!libraries.contains { $0.contains("vips") }, "\(arguments) loaded libvips: \(libraries)")
-            if arguments[0] != "search" {
-                #expect(!libraries.contains { $0.hasPrefix("libgit2") }, "\(arguments) loaded libgit2: \(libraries)")
-            }
+            #expect(!libraries.contains { $0.hasPrefix("libgit2") }, "\(arguments) loaded libgit2: \(libraries)")
         }
         // A command that reads the repository loads libgit2 when it first calls it (dlopen).
         let log = Self.loadedLibraries(CLI.binary, ["log"], in: vault)
@@ -49,6 +47,25 @@ import Glibc
         // ...and the same check does see libvips where it is loaded: in the helper.
         let helperLibraries = Self.loadedLibraries(Self.helper, [], in: vault)
         #expect(helperLibraries.contains { $0.hasPrefix("libvips") }, "\(helperLibraries)")
+    }
+
+    /// The walk reads the ignore rules from outside the work tree from their files and starts
+    /// libgit2 only when a rule may apply (the test above: none does, none is loaded); the rules
+    /// still hold, `info/exclude`'s and an excludes file set in a way only git's reader takes
+    /// (a quoted value, which sends the walk to libgit2 for the rules too).
+    @Test func ignoreRulesFromOutsideTheWorkTreeStillHoldWithoutLibgit2AtStart() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        for path in ["Inbox/skipped-locally.md", "Inbox/kept.md", "Inbox/quoted-out.md"] {
+            CLI.write("# x\nzqxjlibgit\n", to: vault + "/" + path)
+        }
+        CLI.write(CLI.read(vault + "/.git/info/exclude") + "skipped-locally.md\n", to: vault + "/.git/info/exclude")
+        #expect(CLI.run(["search", "--paths", "zqxjlibgit"], in: vault).stdout == "Inbox/kept.md\nInbox/quoted-out.md\n")
+        CLI.write("quoted-out.md\n", to: vault + "/.config/excludes")
+        CLI.write(CLI.read(vault + "/.git/config") + "[core]\n\texcludesFile = \"" + vault + "/.config/excludes\"\n", to: vault + "/.git/config")
+        #expect(runProcess("/usr/bin/git", ["check-ignore", "-q", "Inbox/quoted-out.md"], in: vault).status == 0)
+        #expect(CLI.run(["index", "--rebuild"], in: vault).status == 0)
+        #expect(CLI.run(["search", "--paths", "zqxjlibgit"], in: vault).stdout == "Inbox/kept.md\n")
     }
 
     /// `sheaf` installed without `sheaf-thumbnailer` (not beside it, not on PATH): commands that
