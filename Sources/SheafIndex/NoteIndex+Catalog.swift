@@ -48,6 +48,21 @@ extension NoteIndex {
         try summaries(filters: [])
     }
 
+    /// What a name is looked up by (path, title, id, aliases) for every note: a summary's
+    /// handle without its tags, dates and snippet, which every command naming a note paid for.
+    public func handles() throws(SheafError) -> [NoteHandle] {
+        try reading { db in
+            var handles: [NoteHandle] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, title, note_id, aliases FROM notes")
+            while let row = try rows.next() {
+                let aliases: String = row[3]
+                handles.append(NoteHandle(path: row[0], title: row[1], id: row[2],
+                                          aliases: aliases.isEmpty ? [] : aliases.components(separatedBy: "\n")))
+            }
+            return handles
+        }
+    }
+
     /// The notes every filter holds for, in no particular order: the same SQL conditions as
     /// `search` (`ls --folder F` is `search in:F`, `ls --tag t` is `search tag:t`).
     public func summaries(filters: [SearchFilter]) throws(SheafError) -> [NoteSummary] {

@@ -67,7 +67,7 @@ extension VaultSession {
         } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { $0.original == direct }) {
             original = direct
         } else {
-            let handles = try freshIndex().0.summaries().map(\.handle).filter { !ConflictName.isConflict($0.path) }
+            let handles = try freshIndex().0.handles().filter { !ConflictName.isConflict($0.path) }
             original = try NoteLookup.find(name, in: handles, workingFolder: workingFolder).path
         }
         let files = all.filter { $0.original == original }

@@ -110,7 +110,7 @@ public final class VaultSession {
     /// The note a name points at (path, title, file name, alias or id prefix), looked up in the
     /// index's catalog and then read from its file.
     public func resolve(_ name: String) throws(SheafError) -> CatalogNote {
-        let handles = try freshIndex().0.summaries().map(\.handle)
+        let handles = try freshIndex().0.handles()
         let handle = try NoteLookup.find(name, in: handles, workingFolder: workingFolder)
         var info = stat()
         guard stat(vault.absolute(handle.path), &info) == 0,
