@@ -66,9 +66,12 @@ extension VaultSession {
                 _ = try whileHolding(lock) { (proof) throws(SheafError) in cleanInterruptedWrites(leftovers.paths, proof) }
             }
             withExtendedLifetime(lock) {}
-            cachedIndex = (index, report)
-            cachedWalk = walker.excludes == nil ? report.files : nil
-            return (index, report)
+            var kept = report
+            kept.files = nil  // a long-running session (watch, serve) keeps no list of every file
+            cachedIndex = (index, kept)
+            // A writer holding the lock (mv, rm) reads the walk again instead of walking again.
+            cachedWalk = heldLock != nil && walker.excludes == nil ? report.files : nil
+            return (index, kept)
         } catch {
             guard error.kind == .indexNotWritable else { throw error }
             return try answerAsIs(cannotUpdate: error, mustUpdate: mustUpdate)
