@@ -138,6 +138,17 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE links ADD COLUMN line TEXT NOT NULL DEFAULT ''")
             try forgetEveryFile(db)
         }
+        // Each link's place instead of its line: `byte_offset`, where its target starts in the note's
+        // text (`Note.linkOffsets`); a page of backlinks cuts the line from the linking note when
+        // it is made (a note changed since it was indexed is parsed again). The lines made the
+        // index 1.35x the notes' bytes at 10k (a window of 180 bytes a link; 1.22x without them).
+        migrator.registerMigration("v8-link-offsets") { db in
+            try forgetEveryFile(db)
+            try db.execute(sql: """
+                ALTER TABLE links DROP COLUMN line;
+                ALTER TABLE links ADD COLUMN byte_offset INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 
