@@ -149,6 +149,22 @@ enum Schema {
                 ALTER TABLE links ADD COLUMN byte_offset INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        // The body first among the FTS columns: FTS5 writes a column number (0x01 and a varint)
+        // before the positions of every column but the first, once per term and note, and the
+        // body holds 96% of the postings. At 10k (45.3 MB of notes) that was 12.5 MB of 44.7: the
+        // index went from 1.22x to 0.94x the notes' bytes; search answers and scores are the same. The table is made again, so the next
+        // scan reads every file again; bm25's weights follow the order (`NoteIndex.weights`).
+        migrator.registerMigration("v9-body-first") { db in
+            try db.execute(sql: """
+                DROP TABLE note_fts;
+                CREATE VIRTUAL TABLE note_fts USING fts5(
+                    body, title, aliases, tags, path, meta, cjk,
+                    content='', tokenize='sheaf'
+                );
+                INSERT INTO note_fts (note_fts, rank) VALUES ('automerge', 8);
+                """)
+            try forgetEveryFile(db)
+        }
         return migrator
     }
 
