@@ -29,7 +29,8 @@ import TestSupport
 
     /// The lines cut from a note as indexed are the lines a fresh parse of it gives: after a BOM,
     /// after front-matter (a property link shows its key), with CRLF line ends (no CR shown), in a note that is
-    /// not UTF-8, and of a long line only the part around the link.
+    /// not UTF-8, in one whose front-matter does not parse, and of a long line only the part around
+    /// the link.
     @Test func theLinesCutFromAnIndexedNoteAreTheLinesOfItsText() throws {
         let v = try KitVault()
         try v.write("# Lisbon\n", "Lisbon.md")
@@ -38,18 +39,20 @@ import TestSupport
         try v.write("\u{FEFF}---\r\ncover: \"[[Lisbon]]\"\r\ntags: [x]\r\n---\r\nOn [[Lisbon]] here.\r\n", "B.md")
         TestFile.write(Array("Caf".utf8) + [0xE9] + Array(" to [[Lisbon]] then.\n".utf8), to: v.root + "/C.md")
         try v.write(long + "[[Lisbon]]" + long + "\n", "D.md")
+        try v.write("---\nkey: [unclosed\n---\nSee [[Lisbon]] there.\n", "E.md")  // YAML read as body text
         let expected = [
             Backlink(path: "A.md", title: "A", lines: ["[[Lisbon]] first."]),
             Backlink(path: "B.md", title: "B", lines: ["cover: [[Lisbon]]", "On [[Lisbon]] here."]),
             Backlink(path: "C.md", title: "C", lines: ["Caf\u{FFFD} to [[Lisbon]] then."]),
             // 60 bytes before the target (`[[` and 58 of the text), 120 from it (`Lisbon]]` and 112).
             Backlink(path: "D.md", title: "D", lines: ["…" + long.suffix(58) + "[[Lisbon]]" + long.prefix(112) + "…"]),
+            Backlink(path: "E.md", title: "E", lines: ["See [[Lisbon]] there."]),
         ]
         let indexed = try v.session()
         #expect(try indexed.notePage(at: "Lisbon.md")?.backlinks == expected)
 
         // The same notes made new files (other hashes, so parsed again on the page) give the same lines.
-        for path in ["A.md", "B.md", "C.md", "D.md"] {
+        for path in ["A.md", "B.md", "C.md", "D.md", "E.md"] {
             let bytes = try #require(FileManager.default.contents(atPath: v.root + "/" + path))
             TestFile.write([UInt8](bytes) + Array("\n".utf8), to: v.root + "/" + path)
         }
