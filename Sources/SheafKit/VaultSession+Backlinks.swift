@@ -19,11 +19,11 @@ extension VaultSession {
             byNote[row.link.notePath, default: []].append(row)
         }
         return byNote.keys.sorted().compactMap { from in
-            guard let (read, file) = readNoteFile(at: from), let stored = byNote[from]?.first else { return nil }
+            guard let rows = byNote[from], let (read, _) = readNoteFile(at: from) else { return nil }
             let text = String(decoding: read.bytes, as: UTF8.self)
-            var title = stored.noteTitle
-            var places = byNote[from]!.map { Note.Place(offset: $0.offset, kind: $0.link.kind, target: $0.link.target) }
-            if GitBlobID.of(read, absolutePath: file.path) != stored.noteHash {
+            var title = rows[0].noteTitle
+            var places = rows.map { Note.Place(offset: $0.offset, kind: $0.link.kind, target: $0.link.target) }
+            if GitBlobID.of(read, absolutePath: vault.absolute(from)) != rows[0].noteHash {
                 let note = Note(path: from, read: read)
                 title = note.title
                 places = zip(note.links, note.linkOffsets).filter { link, _ in
