@@ -1,9 +1,10 @@
 // The notes linking to a note, with the lines that hold their links: what a page of backlinks
 // shows. The index keeps where each link is written (`Note.linkOffsets`), not its line, which
 // took a quarter of the index; the lines are cut from the linking notes when the page is made,
-// each file read once. A file whose hash is no longer the one indexed (edited with no watcher,
-// or before the watcher caught up) has other bytes at those offsets: it is parsed again and its
-// links found anew, so a line is never cut from the wrong place.
+// each file read once. A file whose identity (size, mtime, inode) and hash are no longer the ones
+// indexed (edited with no watcher, or before the watcher caught up) has other bytes at those
+// offsets: it is parsed again and its links found anew, so a line is never cut from the wrong
+// place. The identity, the scan's own rule, spares hashing every linking note.
 import Foundation
 import SheafCore
 import SheafIndex
@@ -19,11 +20,11 @@ extension VaultSession {
             byNote[row.link.notePath, default: []].append(row)
         }
         return byNote.keys.sorted().compactMap { from in
-            guard let rows = byNote[from], let (read, _) = readNoteFile(at: from) else { return nil }
+            guard let rows = byNote[from], let (read, file) = readNoteFile(at: from) else { return nil }
             let text = String(decoding: read.bytes, as: UTF8.self)
             var title = rows[0].noteTitle
             var places = rows.map { Note.Place(offset: $0.offset, kind: $0.link.kind, target: $0.link.target) }
-            if GitBlobID.of(read, absolutePath: vault.absolute(from)) != rows[0].noteHash {
+            if file != rows[0].noteFile, GitBlobID.of(read, absolutePath: vault.absolute(from)) != rows[0].noteHash {
                 let note = Note(path: from, read: read)
                 title = note.title
                 places = zip(note.links, note.linkOffsets).filter { link, _ in
