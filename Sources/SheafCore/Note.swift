@@ -49,6 +49,9 @@ public struct Note: Sendable {
     public private(set) var frontMatter: FrontMatter = FrontMatter()
     /// The body as text (empty for binary or oversized notes).
     public private(set) var body: String = ""
+    /// Where the front-matter block and the body start in the note's text (UTF-8 offsets; after a
+    /// BOM): what turns a link's `targetRange` into its place in the file (`linkOffsets`).
+    public private(set) var frontMatterStart = 0, bodyStart = 0
     public private(set) var warnings: [NoteWarning] = []
 
     /// Reads a note from its bytes.
@@ -118,6 +121,8 @@ public struct Note: Sendable {
         self.tagSpans = scan.tagSpans
         self.frontMatter = frontMatter
         self.body = body
+        self.frontMatterStart = document.hasBOM ? 3 : 0
+        self.bodyStart = text.utf8.count - body.utf8.count  // the body is the text's tail
         self.warnings = warnings
     }
 

@@ -105,9 +105,9 @@ struct BatchWriter {
             let insertTag = try db.cachedStatement(sql: "INSERT INTO tags (note, tag, key) VALUES (?, ?, ?)")
             for tag in note.tags { try insertTag.execute(arguments: [noteRow, tag, tag.lowercased()]) }
         }
-        let insertLink = try db.cachedStatement(sql: "INSERT INTO links (note, kind, target, target_key, line) VALUES (?, ?, ?, ?, ?)")
-        for (link, line) in zip(note.links, item.linkLines) where !link.target.isEmpty {
-            try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target), line])
+        let insertLink = try db.cachedStatement(sql: "INSERT INTO links (note, kind, target, target_key, byte_offset) VALUES (?, ?, ?, ?, ?)")
+        for (link, offset) in zip(note.links, note.linkOffsets) where !link.target.isEmpty {
+            try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target), offset])
         }
         try insertText(db, item, ftsRowid: ftsRowid)
     }

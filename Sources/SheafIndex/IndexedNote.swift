@@ -12,15 +12,12 @@ struct IndexedNote: Sendable {
     let note: Note
     /// The FTS columns, made while parsing (on all cores) rather than by the single writer.
     let text: [String]
-    /// The line of each of the note's links (`Note.linkLines`), made while parsing too.
-    let linkLines: [String]
 
     init(file: VaultFile, hash: String, note: Note) {
         self.file = file
         self.hash = hash
         self.note = note
         text = Self.ftsColumns(note, path: file.path)
-        linkLines = note.linkLines
     }
 
     /// title, aliases, tags, path, meta, body, cjk: Greek folded, tag and path parts as words.

@@ -33,13 +33,20 @@ public struct StoredLink: Sendable {
     public let target: String
 }
 
-/// A stored link with what a backlinks list shows of it.
-public struct StoredLinkLine: Sendable {
+/// A stored link with where it is written: what a backlinks list needs to cut its line from the
+/// linking note's text.
+public struct StoredLinkPlace: Sendable {
     public let link: StoredLink
     /// The title of the note holding the link.
     public let noteTitle: String
-    /// The trimmed line holding the link (`Note.linkLines`).
-    public let line: String
+    /// The content hash of that note when it was indexed (`GitBlobID.of(_:absolutePath:)`): the
+    /// offset holds only while the file still has this hash.
+    public let noteHash: String
+    /// That note's file identity when it was indexed (inode 0 when it was racily clean, which no
+    /// file has): a file that still has it has the same bytes, by the scan's own rule.
+    public let noteFile: VaultFile
+    /// Where the link's target starts in that note's text (`Note.linkOffsets`).
+    public let offset: Int
 }
 
 extension NoteIndex {
@@ -109,16 +116,20 @@ extension NoteIndex {
         }
     }
 
-    /// The links whose target key is `key`, each with the title of the note holding it and the
-    /// line it is written on (`Note.linkLines`), in the order the notes hold them: what a page
-    /// of backlinks shows, without reading a linking note.
-    public func linkLines(toKey key: String) throws(SheafError) -> [StoredLinkLine] {
+    /// The links whose target key is `key`, each with the title, hash and identity of the note
+    /// holding it
+    /// and where it is written there, in the order the notes hold them: what a page of backlinks
+    /// needs to show each link's line.
+    public func linkPlaces(toKey key: String) throws(SheafError) -> [StoredLinkPlace] {
         try reading { db in
             try Row.fetchAll(db, sql: """
-                SELECT n.path, l.kind, l.target, n.title, l.line FROM links l JOIN notes n ON n.rowid = l.note
-                WHERE l.target_key = ? ORDER BY l.rowid
+                SELECT n.path, l.kind, l.target, n.title, n.hash, l.byte_offset, n.size, n.mtime_ns, n.inode
+                FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ? ORDER BY l.rowid
                 """, arguments: [key]).compactMap { row in
-                Self.storedLink(row).map { StoredLinkLine(link: $0, noteTitle: row[3], line: row[4]) }
+                Self.storedLink(row).map {
+                    StoredLinkPlace(link: $0, noteTitle: row[3], noteHash: row[4], noteFile: VaultFile(
+                        path: row[0], size: row[6], mtimeNanoseconds: row[7], inode: UInt64(bitPattern: row[8])), offset: row[5])
+                }
             }
         }
     }

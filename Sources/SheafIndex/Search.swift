@@ -26,8 +26,8 @@ public struct SearchOptions: Sendable {
 }
 
 extension NoteIndex {
-    /// Column weights for bm25(): title, aliases, tags, path, meta, body, cjk.
-    static let weights = "10.0, 10.0, 5.0, 3.0, 1.0, 1.0, 1.0"
+    /// Column weights for bm25(), in the table's order: body, title, aliases, tags, path, meta, cjk.
+    static let weights = "1.0, 10.0, 10.0, 5.0, 3.0, 1.0, 1.0"
 
     public func search(_ query: SearchQuery, vault: Vault, options: SearchOptions = SearchOptions()) throws(SheafError) -> [SearchHit] {
         let match = Self.matchExpression(query.terms, excluded: query.excluded)

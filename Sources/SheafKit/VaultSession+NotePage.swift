@@ -1,7 +1,7 @@
 // What a web view needs to show one note, in Kit's own types: the note as read, each link of its
 // body with the source bytes it spans and the file it resolves to (resolved exactly as the index
 // resolves links, `LinkTargets`), and the notes linking to it with the lines that hold those
-// links (the lines as the index stored them: no linking note is read). `sheaf serve` renders
+// links (`VaultSession+Backlinks.swift`). `sheaf serve` renders
 // these; a client never sees the index to get them. A server's sessions share the index and
 // the resolver over its paths (`SharedIndex`).
 import Foundation
@@ -69,7 +69,7 @@ extension VaultSession {
             links.append(ResolvedLink(link: link, span: span, resolved: targets.resolve(link, from: path)))
         }
         return NotePage(note: found, links: links, propertyLinks: properties,
-                        backlinks: try backlinkLines(to: path, index: index, targets: targets))
+                        backlinks: try backlinks(to: path, index: index, targets: targets))
     }
 
     /// The note at exactly `path`, read now: nil unless the index holds a note at that path and
@@ -81,14 +81,19 @@ extension VaultSession {
     /// `note(at:)` with the index's paths in hand. Read straight from the file (no name lookup
     /// over every note: the path is exact).
     func note(at path: String, among paths: IndexedPaths) throws(SheafError) -> CatalogNote? {
-        guard VaultPath.isNote(path), paths.contains(path),
-              case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
+        guard VaultPath.isNote(path), paths.contains(path), let (read, file) = readNoteFile(at: path) else { return nil }
+        return CatalogNote(note: Note(path: path, read: read), file: file)
+    }
+
+    /// The bytes of the note file at `path` (a path the index holds) and what `stat` says of it:
+    /// nil unless the path guard accepts it and it is a regular file.
+    func readNoteFile(at path: String) -> (NoteBytes, VaultFile)? {
+        guard case .success = VaultPathGuard.check(path, in: vault.root) else { return nil }
         var info = stat()
         let absolute = vault.absolute(path)
         guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let read = NoteBytes.read(absolute) else { return nil }
         let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return CatalogNote(note: Note(path: path, read: read),
-                           file: VaultFile(path: path, size: Int(info.st_size), mtimeNanoseconds: mtime, inode: UInt64(info.st_ino)))
+        return (read, VaultFile(path: path, size: Int(info.st_size), mtimeNanoseconds: mtime, inode: UInt64(info.st_ino)))
     }
 
     /// The attachment's thumbnail file (absolute) when the index records one made and it is
@@ -99,20 +104,6 @@ extension VaultSession {
               let name = record.thumbnail else { return nil }
         let file = thumbnailStore.folder + "/" + name
         return FileManager.default.fileExists(atPath: file) ? file : nil
-    }
-
-    /// The notes whose links reach `path`, by path, each with its title and the lines (as the
-    /// index stored them, each once, in the note's order) holding those links.
-    private func backlinkLines(to path: String, index: NoteIndex, targets: LinkTargets) throws(SheafError) -> [Backlink] {
-        var linking: [String: (title: String, lines: [String])] = [:]
-        for row in try index.linkLines(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
-        where targets.resolve(row.link.target, from: row.link.notePath) == path {
-            let from = row.link.notePath
-            var entry = linking[from] ?? (row.noteTitle, [])
-            if !entry.lines.contains(row.line) { entry.lines.append(row.line) }
-            linking[from] = entry
-        }
-        return linking.keys.sorted().map { Backlink(path: $0, title: linking[$0]!.title, lines: linking[$0]!.lines) }
     }
 
     /// The bytes a link is written in: a wiki-link from its `[[` (or `![[`) to its `]]`; a

@@ -1,5 +1,5 @@
-// Each link row keeps the line it is written on, so a page of backlinks shows the lines without
-// reading the linking notes; an index made before the lines were stored is rebuilt.
+// Each link row keeps where the link is written (a byte offset in the note's text), from which a
+// page of backlinks cuts the line; an index made before the offsets were stored is rebuilt.
 import Foundation
 import SheafCore
 import SheafFiles
@@ -8,23 +8,33 @@ import TestSupport
 @testable import SheafIndex
 
 @Suite struct LinkLineTests {
-    @Test func eachLinkIsStoredWithTheLineAReaderSeesItOn() throws {
+    /// The lines cut at the stored offsets from the note's file as it was indexed.
+    func lines(_ index: NoteIndex, root: String, key: String = "lisbon") throws -> [String] {
+        try index.linkPlaces(toKey: key).map { row in
+            let text = String(decoding: try #require(FileManager.default.contents(atPath: root + "/" + row.link.notePath)), as: UTF8.self)
+            return Note.linkLines(at: [Note.Place(offset: row.offset, kind: row.link.kind, target: row.link.target)], inText: text)[0]
+        }
+    }
+
+    @Test func eachLinkIsStoredWithWhereItIsWrittenInTheNotesText() throws {
         let (vault, root) = ScannerTests().makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
         TestFile.write("---\ncover: \"[[Lisbon]]\"\n---\n  Trains to [[Lisbon]] daily.  \n\n| a | [[Lisbon#Food]] |\n", to: root + "/Porto.md")
         let index = try NoteIndex(vault: vault)
         _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
-        let rows = try index.linkLines(toKey: "lisbon")
-        #expect(rows.map(\.line) == ["cover: [[Lisbon]]", "Trains to [[Lisbon]] daily.", "| a | [[Lisbon#Food]] |"])
+        let rows = try index.linkPlaces(toKey: "lisbon")
+        #expect(try lines(index, root: root) == ["cover: [[Lisbon]]", "Trains to [[Lisbon]] daily.", "| a | [[Lisbon#Food]] |"])
         #expect(rows.allSatisfy { $0.link.notePath == "Porto.md" && $0.noteTitle == "Porto" })
+        #expect(rows.map(\.offset) == [14, 42, 69])
 
         TestFile.write("Boats to [[Lisbon]] now.\n", to: root + "/Porto.md")
         _ = try index.apply(VaultChangeSet(changed: ["Porto.md"]), vault: vault, walker: VaultWalker(vault: vault), reread: true)
-        #expect(try index.linkLines(toKey: "lisbon").map(\.line) == ["Boats to [[Lisbon]] now."])
+        #expect(try lines(index, root: root) == ["Boats to [[Lisbon]] now."])
+        #expect(try index.linkPlaces(toKey: "lisbon").map(\.noteHash) == [GitBlobID.of(Array("Boats to [[Lisbon]] now.\n".utf8))])
     }
 
     /// Regression: a paragraph written as one line was stored whole with each of its links, and
-    /// the index grew from 1.22x to 1.49x the notes' bytes at 10k. A long line keeps the part
+    /// the index grew from 1.22x to 1.49x the notes' bytes at 10k. A long line shows the part
     /// around its link, cut between characters.
     @Test func aLongLineKeepsThePartAroundItsLinkNotTheWholeParagraph() throws {
         let (vault, root) = ScannerTests().makeVault()
@@ -33,21 +43,21 @@ import TestSupport
         TestFile.write(before + "see [[Lisbon]] then" + after + "\n", to: root + "/Porto.md")
         let index = try NoteIndex(vault: vault)
         _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
-        let line = try #require(try index.linkLines(toKey: "lisbon").first?.line)
+        let line = try #require(try lines(index, root: root).first)
         #expect(line.contains("see [[Lisbon]] then"), "\(line)")
         #expect(line.hasPrefix("…") && line.hasSuffix("…"), "\(line)")
         #expect(line.utf8.count < 200, "\(line.utf8.count)")
         #expect(!line.unicodeScalars.contains("\u{FFFD}"), "cut between characters: \(line)")
     }
 
-    @Test func anIndexFromBeforeLinkLinesIsRebuiltWithThem() throws {
+    @Test func anIndexFromBeforeLinkOffsetsIsRebuiltWithThem() throws {
         let (vault, root) = ScannerTests().makeVault()
         defer { try? FileManager.default.removeItem(atPath: root) }
         TestFile.write("Trains to [[Lisbon]] daily.\n", to: root + "/Porto.md")
-        try OldIndex.make(in: root, upTo: "v6-readable-titles")
+        try OldIndex.make(in: root, upTo: "v7-link-lines")
         let index = try NoteIndex(vault: vault)
         #expect(index.rebuildReason == .schemaChanged)
         _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
-        #expect(try index.linkLines(toKey: "lisbon").map(\.line) == ["Trains to [[Lisbon]] daily."])
+        #expect(try lines(index, root: root) == ["Trains to [[Lisbon]] daily."])
     }
 }

@@ -314,7 +314,7 @@ print("""
     | no-change freshness walk (`sheaf index`, process) | \(format(walk.median)) (scan alone \(format(walkInside.isEmpty ? 0 : median(walkInside)))) | `sheaf --version` (process start): \(format(version.median)) | \(ratio(walk.median, version.median)) | \(tenK ? "< 20 ms: " + verdict(walk.median, 0.020) : "< 200 ms: " + verdict(walk.median, 0.200)) |
     | incremental index after 100 edits (process) | \(format(incremental.seconds)) | - | - | - |
     | `sheaf search \(options.word)` end to end | \(format(search.median)) | `rg -l -i \(options.word)`: \(format(rg.median)) | \(ratio(search.median, rg.median)) | \(tenK ? "< 35 ms: " + verdict(search.median, 0.035) : "< 250 ms without watch: " + verdict(search.median, 0.250)) |
-    | index size | \(String(format: "%.1f", Double(indexBytes) / 1e6)) MB | notes: \(String(format: "%.1f", Double(bytes) / 1e6)) MB | \(ratio(Double(indexBytes), Double(bytes))) | <= 1.2x: \(Double(indexBytes) <= 1.2 * Double(bytes) ? "met" : "**missed**") |
+    | index size | \(String(format: "%.1f", Double(indexBytes) / 1e6)) MB | notes: \(String(format: "%.1f", Double(bytes) / 1e6)) MB | \(ratio(Double(indexBytes), Double(bytes))) | <= 1.0x: \(indexBytes <= bytes ? "met" : "**missed**") |
     """)
 
 func loadAverage() -> Double {
