@@ -112,11 +112,9 @@ struct BatchWriter {
         try insertText(db, item, ftsRowid: ftsRowid)
     }
 
-    /// Writes a note's FTS row, from the tokens made while parsing.
+    /// Writes a note's FTS row.
     static func insertText(_ db: Database, _ item: IndexedNote, ftsRowid: Int64) throws {
         let statement = try db.cachedStatement(sql: "INSERT INTO note_fts (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        try TokenReplay.replaying(item.text, item.tokens) {
-            try statement.execute(arguments: StatementArguments([ftsRowid] + item.text))
-        }
+        try statement.execute(arguments: StatementArguments([ftsRowid] + item.text))
     }
 }

@@ -19,12 +19,10 @@ import GRDB
 import SheafCore
 import SheafFiles
 
-/// An FTS row to delete: its rowid, the text it was made from and that text's tokens (made on
-/// the parsing cores, replayed by the delete).
+/// An FTS row to delete: its rowid and the text it was made from.
 struct FTSRow {
     let rowid: Int64
     let text: [String]
-    let tokens: [TokenStream?]
 }
 
 extension NoteIndex {
@@ -78,7 +76,7 @@ extension NoteIndex {
             let (old, bytes) = versions[i]
             guard bytes.count <= Note.sizeLimit, GitBlobID.of(bytes) == old.hash else { return }
             let text = IndexedNote.ftsColumns(Note(path: old.path, bytes: bytes), path: old.path)
-            rows.set(i, (old.rowid, FTSRow(rowid: old.ftsRowid, text: text, tokens: text.map(TokenStream.of))))
+            rows.set(i, (old.rowid, FTSRow(rowid: old.ftsRowid, text: text)))
         }
         return Dictionary(rows.values, uniquingKeysWith: { first, _ in first })
     }
@@ -101,9 +99,7 @@ extension NoteIndex {
             VALUES ('delete', ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for row in rows.sorted(by: { $0.rowid < $1.rowid }) {
-            try TokenReplay.replaying(row.text, row.tokens) {
-                try statement.execute(arguments: StatementArguments([row.rowid] + row.text))
-            }
+            try statement.execute(arguments: StatementArguments([row.rowid] + row.text))
         }
         return true
     }

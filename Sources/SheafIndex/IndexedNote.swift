@@ -12,8 +12,6 @@ struct IndexedNote: Sendable {
     let note: Note
     /// The FTS columns, made while parsing (on all cores) rather than by the single writer.
     let text: [String]
-    /// The tokens of each column, made while parsing too: the writer's insert replays them.
-    let tokens: [TokenStream?]
     /// The line of each of the note's links (`Note.linkLines`), made while parsing too.
     let linkLines: [String]
 
@@ -22,7 +20,6 @@ struct IndexedNote: Sendable {
         self.hash = hash
         self.note = note
         text = Self.ftsColumns(note, path: file.path)
-        tokens = text.map(TokenStream.of)
         linkLines = note.linkLines
     }
 

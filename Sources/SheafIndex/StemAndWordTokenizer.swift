@@ -10,9 +10,7 @@
 // Indexing the stem only when it differs keeps one token per word where the stem is the word,
 // and the marker costs a byte in the term dictionary, not in the postings.
 //
-// The tokens come from one unicode61 pass with porter per word (WordsAndStems.swift). A note
-// being indexed was tokenized already, where it was parsed: its insert replays those tokens
-// (TokenReplay.swift), for the very bytes they were made from only.
+// The tokens come from one unicode61 pass with porter per word (WordsAndStems.swift).
 import GRDB
 import GRDBSQLite
 
@@ -38,7 +36,6 @@ final class StemAndWordTokenizer: FTS5CustomTokenizer {
             // else: its stem, unmarked (the word was its own stem) or marked.
             mode = tokenization.contains(.prefix) || pText.pointee == Self.exactMarkerByte ? .queryWords : .queryStems
         } else {
-            if let rc = TokenReplay.replay(pText, nText, context: context, callback: tokenCallback) { return rc }
             mode = .document
         }
         return pass.tokenize(pText, nText, mode, flags: tokenization.rawValue, context: context, callback: tokenCallback)

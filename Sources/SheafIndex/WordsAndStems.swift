@@ -7,9 +7,8 @@
 // same stems, positions and offsets as before, so no index needs rebuilding
 // (`OneTokenizerPassTests` compares the two, token by token).
 //
-// The tokenizers are SQLite's, made through an `fts5_api` and called directly (no Swift object per
-// token): on a connection for the FTS table and queries, and on the parsing cores for
-// `TokenStream`s (`ParsingTokenizers`).
+// The tokenizers are SQLite's, made through the connection's `fts5_api` and called directly (no
+// Swift object per token).
 import GRDB
 import GRDBSQLite
 #if canImport(Glibc)
@@ -18,7 +17,7 @@ import Glibc
 
 /// One instance of a tokenizer registered with an `fts5_api`, called through its C functions. Not
 /// for two threads at once (SQLite's tokenizers keep a buffer per instance).
-final class SQLiteTokenizer: @unchecked Sendable {
+final class SQLiteTokenizer {
     typealias Tokenize = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, CInt, UnsafePointer<CChar>?, CInt,
                                          FTS5TokenCallback?) -> CInt
     private let methods: fts5_tokenizer
@@ -50,7 +49,7 @@ final class SQLiteTokenizer: @unchecked Sendable {
 
 /// unicode61 (`remove_diacritics 2`) once over a text, porter per word: the `sheaf` tokenizer's
 /// tokens (StemAndWordTokenizer.swift says what they mean).
-struct WordsAndStems: @unchecked Sendable {
+struct WordsAndStems {
     enum Mode {
         /// Each word, then its marked stem at the same position when it differs: what is indexed.
         case document

@@ -1,15 +1,11 @@
-// The `sheaf` tokenizer makes its words and stems in one unicode61 pass (WordsAndStems.swift), and
-// a note's insert replays tokens made on the parsing cores (TokenStream.swift, TokenReplay.swift).
+// The `sheaf` tokenizer makes its words and stems in one unicode61 pass (WordsAndStems.swift).
 // Indexes made before must stay valid: the tokens, their order, positions, byte offsets and
 // colocated flags are compared here, one by one, with the two passes the tokenizer used to make
 // (SQLite's unicode61, and porter over unicode61, merged word by word).
 import Foundation
 import GRDB
 import GRDBSQLite
-import SheafCore
-import SheafFiles
 import Testing
-import TestSupport
 @testable import SheafIndex
 
 @Suite struct OneTokenizerPassTests {
@@ -105,77 +101,6 @@ import TestSupport
             // The corpus holds stems that differ and words over porter's 64 bytes.
             let all = Self.corpus.flatMap { Self.tokens(sheaf, $0, .document) }
             #expect(all.contains { $0.colocated } && all.contains { $0.bytes.count > 64 })
-        }
-    }
-
-    /// The tokens recorded on a parsing core are the tokenizer's, and the writer's tokenizer
-    /// replays them for those very bytes only: any other text (a query, a delete with an old
-    /// version's text, a highlighted line) is tokenized for real even while a note's tokens wait.
-    @Test func recordedTokensAreReplayedOnlyForTheBytesTheyWereMadeFrom() throws {
-        try connection().inDatabase { db in
-            let sheaf = try db.makeTokenizer(FTS5TokenizerDescriptor(components: [StemAndWordTokenizer.name]))
-            for text in Self.corpus {
-                let stream = try #require(TokenStream.of(text))
-                var replayed: [Token] = []
-                withUnsafeMutablePointer(to: &replayed) { out in
-                    _ = stream.replay(context: out) { out, flags, token, length, start, end in
-                        let bytes = token.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
-                        out!.assumingMemoryBound(to: [Token].self).pointee
-                            .append(Token(colocated: flags & FTS5_TOKEN_COLOCATED != 0, bytes: bytes, start: start, end: end))
-                        return SQLITE_OK
-                    }
-                }
-                #expect(replayed == Self.tokens(sheaf, text, .document), "\(text.debugDescription)")
-            }
-            // A slot holding the tokens of other words under a column's text shows which are replayed.
-            let planted = try #require(TokenStream.of("zebra"))
-            let zebra = Self.tokens(sheaf, "zebra", .document)
-            let real = { (text: String, tokenization: FTS5Tokenization) in Self.tokens(sheaf, text, tokenization) }
-            let (lately, lat, query, column, walking) = (real("running lately", .document), real("running lat", .document),
-                                                          real("running late", .query), real("running late", .document),
-                                                          real("walking", .document))
-            TokenReplay.replaying(["running late", "walking"], [planted, planted]) {
-                #expect(Self.tokens(sheaf, "running lately", .document) == lately)
-                #expect(Self.tokens(sheaf, "running lat", .document) == lat)
-                #expect(Self.tokens(sheaf, "running late", .query) == query)
-                #expect(Self.tokens(sheaf, "running late", .document) == zebra)
-                // Each column is replayed once, in order; an earlier column's text is real again.
-                #expect(Self.tokens(sheaf, "running late", .document) == column)
-                #expect(Self.tokens(sheaf, "walking", .document) == zebra)
-            }
-            #expect(Self.tokens(sheaf, "walking", .document) == walking)
-        }
-    }
-
-    /// An index built by a scan (tokens made while parsing, replayed by the writer) holds exactly
-    /// the postings of the same columns inserted as text, tokenized by the writer's connection.
-    @Test func aScannedIndexHoldsThePostingsOfTheTextItself() throws {
-        let root = TempDir.make("onepass")
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root + "/.sheaf", withIntermediateDirectories: true)
-        for (i, text) in Self.corpus.enumerated() {
-            TestFile.write("---\ntitle: Note \(i) running\ntags: [t\(i), run/ning]\nstatus: Drafting\n---\n# Heading\n\(text)\n", to: root + "/n\(i).md")
-        }
-        let vault = Vault(root: root)
-        let index = try NoteIndex(vault: vault)
-        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
-        let instances = { (db: Database, schema: String, table: String) throws -> [String] in
-            try db.execute(sql: "CREATE VIRTUAL TABLE temp.v_\(table) USING fts5vocab(\(schema), \(table), 'instance')")
-            return try Row.fetchAll(db, sql: "SELECT term, doc, col, offset FROM temp.v_\(table) ORDER BY doc, col, offset, term")
-                .map { "\(($0[0] as String).debugDescription) \($0[1] as Int64) \($0[2] as String) \($0[3] as Int)" }
-        }
-        try index.pool.write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE temp.plain USING fts5(title, aliases, tags, path, meta, body, cjk, content='', tokenize='sheaf')")
-            for row in try Row.fetchAll(db, sql: "SELECT path, fts_rowid FROM notes") {
-                let path: String = row[0]
-                let bytes = try #require(FileManager.default.contents(atPath: root + "/" + path))
-                let text = IndexedNote.ftsColumns(Note(path: path, bytes: Array(bytes)), path: path)
-                try db.execute(sql: "INSERT INTO temp.plain (rowid, title, aliases, tags, path, meta, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: StatementArguments([row[1] as Int64] + text))
-            }
-            let scanned = try instances(db, "main", "note_fts")
-            #expect(scanned.count > 500)
-            #expect(scanned == (try instances(db, "temp", "plain")))
         }
     }
 }
