@@ -48,12 +48,12 @@ final class MemoryIndex {
         return Repository.hex(&oid)
     }
 
-    func files() -> [String: TreeFile] {
-        var result: [String: TreeFile] = [:]
+    func files() -> [(path: String, file: TreeFile)] {
+        var result: [(path: String, file: TreeFile)] = []
         for i in 0..<git_index_entrycount(handle) {
             guard let entry = git_index_get_byindex(handle, i)?.pointee else { continue }
             var id = entry.id
-            result[String(cString: entry.path)] = TreeFile(blob: Repository.hex(&id), mode: entry.mode)
+            result.append((String(cString: entry.path), TreeFile(blob: Repository.hex(&id), mode: entry.mode)))
         }
         return result
     }

@@ -75,8 +75,10 @@ extension Repository {
         }
     }
 
-    /// Every file of a commit's tree, by path.
-    public func files(inCommit id: String) throws(GitError) -> [String: TreeFile] {
+    /// Every file of a commit's tree with its path, in the tree's order. A list, not a table keyed
+    /// by String: Swift compares strings by canonical equivalence, and `café.md` in NFC and in NFD
+    /// are two files (a table of them kept one, and the tree merge took the other for it).
+    public func files(inCommit id: String) throws(GitError) -> [(path: String, file: TreeFile)] {
         let index = try MemoryIndex(repository: self, commit: id)
         return index.files()
     }

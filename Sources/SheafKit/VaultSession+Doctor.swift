@@ -233,9 +233,10 @@ extension VaultSession {
         var findings: [DoctorFinding] = []
         do {
             guard let head = try repo.head() else { return ([:], []) }
-            let files = try repo.files(inCommit: head.id)
+            let listed = try repo.files(inCommit: head.id)
+            let files = Dictionary(listed.map { (PathKey($0.path), $0.file) }) { first, _ in first }
             for path in markerPaths {
-                guard let file = files[path], Self.hasConflictMarkers(try repo.blobBytes(file.blob)) else { continue }
+                guard let file = files[PathKey(path)], Self.hasConflictMarkers(try repo.blobBytes(file.blob)) else { continue }
                 // The oldest commit of the unbroken run of versions with markers brought them.
                 var brought = head.id
                 for change in try repo.pathHistory(path, limit: 50) {
@@ -245,7 +246,7 @@ extension VaultSession {
                 broughtBy[path] = brought
             }
             // Still in git's index: one `--fix` untracked, pending its commit, is done.
-            for path in files.keys.sorted() {
+            for path in listed.map(\.path).sorted(by: PathBytes.precedes) {
                 guard try repo.isIgnored(path), try repo.isTracked(path) else { continue }
                 findings.append(DoctorFinding(kind: .trackedButIgnored, path: path, line: nil,
                                               message: "git tracks it although .gitignore ignores it",

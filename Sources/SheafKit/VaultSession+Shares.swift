@@ -258,7 +258,7 @@ extension VaultSession {
                 // No longer joined before the first file goes: a leave killed half way is never
                 // synced as deletions (the next sync joins the share again and brings them back).
                 unlink(zone.joinedMarker)
-                for (path, _) in (try? repo.files(inCommit: head)) ?? [:] where share.admits(shareRelative: path) {
+                for (path, _) in (try? repo.files(inCommit: head)) ?? [] where share.admits(shareRelative: path) {
                     unlink(zone.workTree + "/" + path)
                 }
                 if !share.isNote { removeEmptyFolders(zone.workTree) }

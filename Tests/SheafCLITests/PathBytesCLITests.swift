@@ -78,6 +78,27 @@ import Glibc
         #expect(Self.holds(search.stdout, Self.nfd) && !Self.holds(search.stdout, Self.nfc), "\(search.stderr)")
     }
 
+    /// The tree merge kept its paths in String-keyed tables, which compare by canonical
+    /// equivalence: the NFD twin another device added was taken for this device's NFC note, and
+    /// a three-way merge wrote the NFC note's text into the twin, on every device.
+    @Test func aTwinTheRemoteAddsIsNeverMergedWithTheLocalNoteItIsCanonicallyEqualTo() throws {
+        let replicas = Replicas(2, samples: false)
+        ByteName.write("composed\n", name: Array(Self.nfc.utf8), in: replicas[0])
+        #expect(replicas.sync(0).status == 0)
+        #expect(replicas.sync(1).status == 0)
+        ByteName.write("decomposed twin\n", name: Array(Self.nfd.utf8), in: replicas[1])
+        #expect(replicas.sync(1).status == 0)
+        ByteName.write("composed, edited here\n", name: Array(Self.nfc.utf8), in: replicas[0])
+        ByteName.write("local\n", name: Array("local.md".utf8), in: replicas[0])
+        let merged = replicas.sync(0)  // both sides have commits: a three-way tree merge
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(replicas.sync(1).status == 0)
+        for replica in [0, 1] {
+            #expect(ByteName.read(name: Array(Self.nfc.utf8), in: replicas[replica]) == "composed, edited here\n")
+            #expect(ByteName.read(name: Array(Self.nfd.utf8), in: replicas[replica]) == "decomposed twin\n")
+        }
+    }
+
     /// Regression: `bad\xFF.md` beside `bad\u{FFFD}.md` broke every read command (both were read
     /// as the second), and alone it blocked `commit` for the whole vault.
     @Test func invalidUTF8NameIsNamedAndSkipped() throws {
