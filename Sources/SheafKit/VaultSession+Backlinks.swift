@@ -14,13 +14,15 @@ extension VaultSession {
     /// once, in the note's order) holding those links; a note that is gone, or no longer links
     /// here, is left out.
     func backlinks(to path: String, index: NoteIndex, targets: LinkTargets) throws(SheafError) -> [Backlink] {
-        var byNote: [String: [StoredLinkPlace]] = [:]
+        // By bytes: an NFC/NFD twin of a linking note or of `path` is another file.
+        func reaches(_ resolved: String?) -> Bool { resolved.map { PathBytes.same($0, path) } ?? false }
+        var byNote: [PathKey: [StoredLinkPlace]] = [:]
         for row in try index.linkPlaces(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
-        where targets.resolve(row.link.target, from: row.link.notePath) == path {
-            byNote[row.link.notePath, default: []].append(row)
+        where reaches(targets.resolve(row.link.target, from: row.link.notePath)) {
+            byNote[PathKey(row.link.notePath), default: []].append(row)
         }
-        return byNote.keys.sorted().compactMap { from in
-            guard let rows = byNote[from], let (read, file) = readNoteFile(at: from) else { return nil }
+        return byNote.keys.map(\.path).sorted(by: PathBytes.precedes).compactMap { from in
+            guard let rows = byNote[PathKey(from)], let (read, file) = readNoteFile(at: from) else { return nil }
             let text = String(decoding: read.bytes, as: UTF8.self)
             var title = rows[0].noteTitle
             var places = rows.map { Note.Place(offset: $0.offset, kind: $0.link.kind, target: $0.link.target) }
@@ -28,7 +30,7 @@ extension VaultSession {
                 let note = Note(path: from, read: read)
                 title = note.title
                 places = zip(note.links, note.linkOffsets).filter { link, _ in
-                    !link.target.isEmpty && targets.resolve(link, from: from) == path
+                    !link.target.isEmpty && reaches(targets.resolve(link, from: from))
                 }.map { Note.Place(offset: $1, kind: $0.kind, target: $0.target) }
             }
             var lines: [String] = []
