@@ -133,12 +133,20 @@ public enum VaultPathGuard {
     /// real folder, not a symlink. The last component may be anything (the caller decides what
     /// it may replace).
     public static func check(_ path: String, in root: String) -> Result<SafePath, PathRefusal> {
+        check(path, in: root, knownFolders: [])
+    }
+
+    /// `check` for a batch that writes many files into few folders it made itself (a checkout
+    /// into a fresh folder, `FreshFolderWriter`): a folder in `knownFolders` was found to be a
+    /// real folder earlier in the batch and is not looked at again.
+    public static func check(_ path: String, in root: String, knownFolders: Set<PathKey>) -> Result<SafePath, PathRefusal> {
         if let refusal = refusal(path) { return .failure(refusal) }
         var folder = root
         var relative = ""
         for part in path.pathParts().dropLast() {
             folder += "/" + part
             relative = VaultPath.join(relative, String(part))
+            if knownFolders.contains(PathKey(relative)) { continue }
             var info = stat()
             guard lstat(folder, &info) == 0 else { break }  // missing: it will be made as a folder
             switch info.st_mode & S_IFMT {

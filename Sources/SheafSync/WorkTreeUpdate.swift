@@ -6,6 +6,10 @@
 // A process killed half way leaves the journal, and the next command completes the update: every
 // step is idempotent. An update that fails is rolled back (journal removed, branch not moved),
 // so a vault can never be stuck replaying an update that cannot finish.
+// An update from no commit into a folder that holds no files yet (a clone) writes through
+// `FreshFolderWriter` instead: no user file can be there to protect, so files are created where
+// nothing is and the disk is waited for once, before the branch moves. Its journal says `fresh`,
+// and its replay after a crash takes a file that is a torn copy of the commit's for its own.
 import Foundation
 import SheafCore
 import SheafFiles
@@ -63,11 +67,15 @@ public struct WorkTreeUpdate {
     /// Moves the work tree, `.git/index` and the current branch from `from` (nil: unborn) to `to`.
     @discardableResult
     public func run(from: String?, to: String) throws -> Result {
+        try run(from: from, to: to, fresh: from == nil && FreshFolderWriter.holdsNoFiles(workTree))
+    }
+
+    private func run(from: String?, to: String, fresh: Bool) throws -> Result {
         let changes = try repository.changes(from: from, to: to)
         try checkObstacles(changes)
-        try AtomicFile.write((from ?? "") + "\n" + to + "\n", to: journal)
+        try AtomicFile.write((from ?? "") + "\n" + to + "\n" + (fresh ? "fresh\n" : ""), to: journal)
         do {
-            var result = try apply(changes, from: from, to: to)
+            var result = try apply(changes, from: from, to: to, fresh: fresh)
             result.changes = Self.changeSet(of: changes, keeping: keepOnDisk)
             let head = try repository.head()?.id
             if head != to { try repository.moveBranch(to: to, expected: from, message: "sheaf: update to \(to.prefix(7))") }
@@ -96,7 +104,7 @@ public struct WorkTreeUpdate {
             return false
         }
         do {
-            try run(from: from, to: to)
+            _ = try run(from: from, to: to, fresh: parts.count > 2 && parts[2] == "fresh")
         } catch {
             try? FileManager.default.removeItem(atPath: journal)
             throw error
@@ -157,9 +165,10 @@ public struct WorkTreeUpdate {
         }.sorted()
     }
 
-    private func apply(_ changes: [TreeChange], from: String?, to: String) throws -> Result {
+    private func apply(_ changes: [TreeChange], from: String?, to: String, fresh: Bool) throws -> Result {
         var result = Result()
         let writer = VaultFileWriter.forNotes(root: workTree)
+        let freshWriter = fresh ? FreshFolderWriter(root: workTree) : nil
         // Every file the update replaces or deletes is read first (an edit made here must not be
         // lost): the disk reads of those not in memory are started together now, not one by one.
         VaultFileWriter.readAhead(changes.compactMap { change in
@@ -200,7 +209,13 @@ public struct WorkTreeUpdate {
         var ahead: [Int: VaultFileWriter.Prepared] = [:]
         var preparedUpTo = 0
         for (position, change) in writes.enumerated() {
-            if position >= preparedUpTo {
+            if let freshWriter, let new = change.newFile, new.mode != 0o160000, !new.isSymlink,
+               try repository.blobSize(new.blob) <= Note.sizeLimit,
+               try freshWriter.create(change.path, repository.blobBytes(new.blob), mode: new.isExecutable ? 0o755 : 0o644) {
+                result.written.append(change.path)
+                continue
+            }
+            if freshWriter == nil, position >= preparedUpTo {
                 preparedUpTo = min(writes.count, position + Self.writeAheadWindow)
                 for index in position..<preparedUpTo {
                     // A file that cannot be written ahead is written by the loop as before (and fails there, if it must).
@@ -231,7 +246,9 @@ public struct WorkTreeUpdate {
             if let disk = state.bytes {
                 let diskID = try Repository.blobID(of: disk)
                 if diskID == new.blob { result.written.append(path.path); continue }
-                if diskID != expected?.blob {
+                // A fresh update's replay: what a crash left of its own write is not a save.
+                let torn = fresh && expected == nil && FreshFolderWriter.isTornCopy(disk, of: target)
+                if diskID != expected?.blob, !torn {
                     // Changed by the user before the update reached it: merge, the user's side first.
                     let base = try expected.map { (f) throws in try repository.blobBytes(f.blob) }
                     let merged = try NoteMerge.merge(base: base, ours: disk, theirs: target, isNote: VaultPath.isNote(path.path))
@@ -245,6 +262,7 @@ public struct WorkTreeUpdate {
             if outcome == .reconciled { result.keptLocalEdits.append(path.path) } else { result.written.append(path.path) }
         }
         try writer.finish()
+        try freshWriter?.sync()
         for path in writer.reconciledPaths where !result.keptLocalEdits.contains(path) {
             result.keptLocalEdits.append(path)
             result.written.removeAll { $0 == path }

@@ -68,5 +68,12 @@ struct Clone: ParsableCommand {
         bar?.1.finish()
         let count = run.pull?.outcomes.count ?? 0
         Terminal.out("cloned \(count) file\(count == 1 ? "" : "s") into \(session.vault.root)")
+        // What the clone left out or found (a pull says the same): refused paths, submodules,
+        // files it could not read, conflict files another device left to settle.
+        if let pull = run.pull { SyncOutput.refusals(pull) }
+        for warning in run.warnings { Terminal.err("sheaf: \(warning)") }
+        for entry in run.arrivedConflicts {
+            Terminal.err("sheaf: conflict: \(entry.original) has a conflict file from another device: \(entry.path)")
+        }
     }
 }
