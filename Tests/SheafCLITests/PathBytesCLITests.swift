@@ -162,6 +162,34 @@ import Glibc
         #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == nil)
     }
 
+    /// Regression: `resolve` took the conflict files of a note's NFC/NFD twin for the note's own
+    /// (`==` on Strings): settling one twin deleted the other's conflict file, the other device's
+    /// edit with it, and `status` listed both twins' conflicts under one note.
+    @Test func resolvingOneTwinLeavesTheOtherTwinsConflictFileAlone() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        for (note, word) in [(Self.nfc, "composed"), (Self.nfd, "decomposed")] {
+            let stem = String(note.dropLast(3))
+            ByteName.write("# Local \(word)\n", name: Array(note.utf8), in: vault)
+            ByteName.write("---\nconflict-of: \(note)\n---\n# Remote \(word)\n",
+                           name: Array((stem + ".conflict-20261121-101500-other.md").utf8), in: vault)
+        }
+        let status = CLI.run(["status"], in: vault)
+        let listed = status.stdout.utf8.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array("  conflict ".utf8)) }
+        #expect(listed.count == 2, "\(status.stdout)")
+        let resolved = CLI.run(["resolve", Self.nfc, "--keep", "local"], in: vault)
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(ByteName.read(name: Array("caf\u{E9}.conflict-20261121-101500-other.md".utf8), in: vault) == nil)
+        #expect(ByteName.read(name: Array("cafe\u{301}.conflict-20261121-101500-other.md".utf8), in: vault)
+                == "---\nconflict-of: \(Self.nfd)\n---\n# Remote decomposed\n")
+        // The twin's own conflict is settled by naming the twin.
+        let other = CLI.run(["resolve", Self.nfd, "--keep", "remote"], in: vault)
+        #expect(other.status == 0, "\(other.stderr)")
+        let taken = ByteName.read(name: Array(Self.nfd.utf8), in: vault) ?? ""
+        #expect(taken.contains("# Remote decomposed") && !taken.contains("conflict-of"), "\(taken)")
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == "# Local composed\n")
+    }
+
     /// Regression: `bad\xFF.md` beside `bad\u{FFFD}.md` broke every read command (both were read
     /// as the second), and alone it blocked `commit` for the whole vault.
     @Test func invalidUTF8NameIsNamedAndSkipped() throws {

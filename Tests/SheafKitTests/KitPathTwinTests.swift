@@ -64,4 +64,21 @@ import TestSupport
         let broken = try v.session().doctor().filter { $0.path == "a.md" }
         #expect(broken.isEmpty, "\(broken.map(\.message))")
     }
+
+    /// Regression: the background sync remembered the conflict files it had reported in a
+    /// String set, so the conflict of a note's NFC/NFD twin, arriving later, was never reported.
+    @Test func theBackgroundSyncReportsTheConflictOfEachTwin() throws {
+        var notices = BackgroundSyncNotices(backoff: .standard)
+        func conflict(_ stem: String) throws -> [VaultChange] {
+            let json = #"[{"kind":"conflict","path":"\#(stem).md","conflictFile":"\#(stem).conflict-1-b.md"}]"#
+            return try JSONDecoder().decode([VaultChange].self, from: Data(json.utf8))
+        }
+        func paths(_ event: VaultEvent?) -> [[UInt8]] {
+            guard case .conflicts(let paths)? = event else { return [] }
+            return paths.map { Array($0.utf8) }
+        }
+        #expect(paths(notices.conflicts(try conflict(Self.nfc))) == [Array((Self.nfc + ".md").utf8)])
+        #expect(paths(notices.conflicts(try conflict(Self.nfd))) == [Array((Self.nfd + ".md").utf8)])
+        #expect(notices.conflicts(try conflict(Self.nfd)) == nil)
+    }
 }
