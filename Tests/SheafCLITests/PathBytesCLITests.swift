@@ -190,6 +190,25 @@ import Glibc
         #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == "# Local composed\n")
     }
 
+    /// Regression: the history of a note followed the rename git found with `==` on Strings, so
+    /// when one commit renamed two notes to the NFC and NFD twins, `log` of one twin went on with
+    /// the other twin's old note.
+    @Test func logOfATwinFollowsItsOwnRename() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        ByteName.write("# Alpha\n\nthe first note, with words of its own\n", name: Array("alpha.md".utf8), in: vault)
+        ByteName.write("# Beta\n\nthe second note, with other words\n", name: Array("beta.md".utf8), in: vault)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        #expect(rename(vault + "/alpha.md", vault + "/" + Self.nfc) == 0)
+        #expect(rename(vault + "/beta.md", vault + "/" + Self.nfd) == 0)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        for (twin, old, other) in [(Self.nfc, "alpha.md", "beta.md"), (Self.nfd, "beta.md", "alpha.md")] {
+            let log = CLI.run(["log", twin], in: vault)
+            #expect(log.status == 0, "\(log.stderr)")
+            #expect(log.stdout.contains(old) && !log.stdout.contains(other), "\(log.stdout)")
+        }
+    }
+
     /// Regression: `bad\xFF.md` beside `bad\u{FFFD}.md` broke every read command (both were read
     /// as the second), and alone it blocked `commit` for the whole vault.
     @Test func invalidUTF8NameIsNamedAndSkipped() throws {
