@@ -81,4 +81,12 @@ import TestSupport
         #expect(paths(notices.conflicts(try conflict(Self.nfd))) == [Array((Self.nfd + ".md").utf8)])
         #expect(notices.conflicts(try conflict(Self.nfd)) == nil)
     }
+
+    /// Regression: the files a commit found "changed moments ago" were kept in a String table,
+    /// so of two twins saved together one was named (and timed) for both.
+    @Test func bothTwinsSavedMomentsAgoAreNamed() throws {
+        let v = try Self.twins()
+        let young = VaultSession.changedWithin(60, [Self.nfc + ".md", Self.nfd + ".md"], root: v.root)
+        #expect(young.count == 2, "\(young)")
+    }
 }
