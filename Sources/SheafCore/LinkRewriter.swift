@@ -10,21 +10,21 @@
 public enum LinkRewriter {
     /// Whether any of `links` would stop reaching its file after `moves` (see `rewrite`).
     public static func needsRewrite(links: [Link], notePath: String, newNotePath: String,
-                                    moves: [String: String], before: LinkTargets, after: LinkTargets) -> Bool {
+                                    moves: [PathKey: String], before: LinkTargets, after: LinkTargets) -> Bool {
         links.contains { link in
             guard let old = before.resolve(link, from: notePath) else { return false }
-            return after.resolve(link, from: newNotePath) != (moves[old] ?? old)
+            return !after.reaches(link, from: newNotePath, file: moves[PathKey(old)] ?? old)
         }
     }
 
     /// Rewrites the links of one note, front-matter and body.
     /// - Parameters:
     ///   - notePath: where the note was; `newNotePath` where it is now (the same unless it moved).
-    ///   - moves: old vault path -> new vault path of every moved file.
+    ///   - moves: old vault path -> new vault path of every moved file, keyed by bytes.
     ///   - before, after: the vault's files before and after the move.
     /// - Returns: whether anything changed.
     public static func rewrite(_ document: inout NoteDocument, links: [Link], notePath: String, newNotePath: String,
-                               moves: [String: String], before: LinkTargets, after: LinkTargets) -> Bool {
+                               moves: [PathKey: String], before: LinkTargets, after: LinkTargets) -> Bool {
         var changed = false
         if let block = document.frontMatter {
             let own = links.filter(\.inFrontMatter)
@@ -46,21 +46,21 @@ public enum LinkRewriter {
 
     /// Rewrites `links` (whose ranges count in `text`) in `text`; nil when none changed.
     public static func rewrite(text: String, links: [Link], notePath: String, newNotePath: String,
-                               moves: [String: String], before: LinkTargets, after: LinkTargets) -> String? {
+                               moves: [PathKey: String], before: LinkTargets, after: LinkTargets) -> String? {
         var bytes = Array(text.utf8)
         var changed = false
-        let folderMoved = VaultPath.folder(notePath) != VaultPath.folder(newNotePath)
+        let folderMoved = !PathBytes.same(VaultPath.folder(notePath), VaultPath.folder(newNotePath))
         for link in links.sorted(by: { $0.targetRange.lowerBound > $1.targetRange.lowerBound }) {
             guard let old = before.resolve(link, from: notePath) else { continue }
-            let want = moves[old] ?? old
+            let want = moves[PathKey(old)] ?? old
             let written = String(decoding: bytes[link.targetRange], as: UTF8.self)
-            if after.resolve(link, from: newNotePath) == want {
+            if after.reaches(link, from: newNotePath, file: want) {
                 // It still reaches its file. Only a note that changed folders re-expresses a link
                 // it wrote as the direct relative path (`../pic.png`), so that path stays direct
                 // (`../../A/pic.png`, not a detour that happens to arrive) and a move back restores it.
                 guard folderMoved, link.target.hasBytePrefix("./") || link.target.hasBytePrefix("../") || (!link.isWiki && link.target.contains("/")),
-                      styled(link, written: written, want: old, from: notePath, before: before, after: before) == written,
-                      styled(link, written: written, want: want, from: newNotePath, before: before, after: after) != written else { continue }
+                      PathBytes.same(styled(link, written: written, want: old, from: notePath, before: before, after: before), written),
+                      !PathBytes.same(styled(link, written: written, want: want, from: newNotePath, before: before, after: after), written) else { continue }
             }
             if link.isWiki {
                 guard let edit = wikiEdit(link, written: written, bytes: bytes, want: want, from: newNotePath, after: after) else { continue }
@@ -70,7 +70,7 @@ public enum LinkRewriter {
                 let angle = range.lowerBound > 0 && bytes[range.lowerBound - 1] == UInt8(ascii: "<")
                 let replacement = markdownTarget(written: written, want: want, from: newNotePath, before: before,
                                                  oldNotePath: notePath, after: after, angleBrackets: angle)
-                guard replacement != written else { continue }
+                guard !PathBytes.same(replacement, written) else { continue }
                 bytes.replaceSubrange(range, with: Array(replacement.utf8))
             }
             changed = true
@@ -108,7 +108,7 @@ public enum LinkRewriter {
         // plain link reaches the file again.
         if let label = link.label, !embed, let plain = plainTarget(reading: label, fragment: link.fragment),
            !plain.contains("|"), !plain.contains("]]"), !plain.contains("#"),
-           after.resolve(plain, from: notePath) == want {
+           after.reaches(plain, from: notePath, file: want) {
             return (link.targetRange.lowerBound..<close, plain + middle)
         }
         let target = wikiTarget(written: written, want: want, from: notePath, after: after)
@@ -158,8 +158,8 @@ public enum LinkRewriter {
         } else {
             candidate = keepsExtension ? VaultPath.fileName(want) : VaultPath.stem(want)
         }
-        if after.resolve(candidate, from: notePath) == want { return candidate }
-        return after.resolve(path, from: notePath) == want ? path : "/" + path
+        if after.reaches(candidate, from: notePath, file: want) { return candidate }
+        return after.reaches(path, from: notePath, file: want) ? path : "/" + path
     }
 
     // MARK: - Markdown links
@@ -184,7 +184,7 @@ public enum LinkRewriter {
         let relative = VaultPath.relative(from: VaultPath.folder(notePath), to: path)
         candidates += relative.contains("/") ? [relative, "./" + relative] : ["./" + relative]
         candidates.append("/" + path)
-        let chosen = candidates.first { after.resolve($0, from: notePath) == want } ?? "/" + path
+        let chosen = candidates.first { after.reaches($0, from: notePath, file: want) } ?? "/" + path
         if angleBrackets { return chosen }
         if written.contains("%") || chosen.contains(" ") { return percentEncoded(chosen) }
         return chosen

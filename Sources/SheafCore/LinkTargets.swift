@@ -1,9 +1,12 @@
 // Resolving link targets the way Obsidian does (docs/links.md): relative and rooted paths, the
 // vault path, then a file name with candidates under the linking note's folder first. Built once
-// from the list of files, every lookup is a dictionary hit, never a scan.
+// from the list of files, every lookup is a dictionary hit, never a scan. Keys compare without
+// case and by canonical equivalence (what a user types); the files behind one key are kept apart
+// by their bytes (`café.md` in NFC and in NFD, `Note.md` and `note.md` are two files), and a link
+// reaches the one it spells.
 
 public struct LinkTargets: Sendable {
-    private var byPath: [String: String] = [:]
+    private var byPath: [String: [String]] = [:]
     private var byFileName: [String: [String]] = [:]
     private var byNoteStem: [String: [String]] = [:]
 
@@ -12,18 +15,18 @@ public struct LinkTargets: Sendable {
     }
 
     public mutating func add(_ path: String) {
-        byPath[path.lowercased()] = path
+        byPath[path.lowercased(), default: []].append(path)
         byFileName[VaultPath.fileName(path).lowercased(), default: []].append(path)
         if VaultPath.isNote(path) { byNoteStem[VaultPath.stem(path).lowercased(), default: []].append(path) }
     }
 
     public mutating func remove(_ path: String) {
-        byPath[path.lowercased()] = nil
+        byPath[path.lowercased()]?.removeAll { PathBytes.same($0, path) }
         byFileName[VaultPath.fileName(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
         byNoteStem[VaultPath.stem(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
     }
 
-    public func contains(_ path: String) -> Bool { byPath[path.lowercased()] != nil }
+    public func contains(_ path: String) -> Bool { byPath[path.lowercased()]?.isEmpty == false }
 
     /// The vault path a link points at, nil when it points nowhere. A link to a heading or block
     /// of its own note (`[[#Heading]]`, `[t](#heading)`) points at that note.
@@ -44,6 +47,17 @@ public struct LinkTargets: Sendable {
         Self.closest(candidates(target, from: notePath), to: notePath)
     }
 
+    /// Whether `target` (linked from `notePath`) reaches the file at `path`: the file, by its
+    /// bytes, never a twin whose path is equal as a String (`café.md` in NFC and in NFD).
+    public func reaches(_ target: String, from notePath: String, file path: String) -> Bool {
+        resolve(target, from: notePath).map { PathBytes.same($0, path) } ?? false
+    }
+
+    /// `reaches` for a link (one to its own note's heading reaches that note).
+    public func reaches(_ link: Link, from notePath: String, file path: String) -> Bool {
+        resolve(link, from: notePath).map { PathBytes.same($0, path) } ?? false
+    }
+
     /// Every file `target` could name by the rules of `resolve`, before the closest is chosen:
     /// one file for a path that exists, several when the name is ambiguous (a language server
     /// says so), none when it reaches nothing.
@@ -53,6 +67,7 @@ public struct LinkTargets: Sendable {
         guard let name = lookup.name else { return [] }
         var candidates = byFileName[name] ?? []
         if candidates.isEmpty { candidates = byNoteStem[name] ?? [] }
+        candidates = Self.spelled(candidates, as: VaultPath.fileName(target)) { VaultPath.fileName($0) }
         if target.contains("/") {
             let suffix = "/" + target.lowercased()
             candidates = candidates.filter {
@@ -65,8 +80,28 @@ public struct LinkTargets: Sendable {
 
     /// The file at vault path `path` (any case), or the note at `path.md`.
     func exact(_ path: String) -> String? {
-        guard let key = Self.pathKey(path) else { return nil }
-        return byPath[key] ?? byPath[key + ".md"]
+        guard let key = Self.pathKey(path), let written = VaultPath.normalize(path) else { return nil }
+        for (key, written) in [(key, written), (key + ".md", written + ".md")] {
+            if let files = byPath[key], !files.isEmpty { return Self.spelled(files, as: written) { $0 }.first }
+        }
+        return nil
+    }
+
+    /// `candidates` with every set of twins (paths one key holds: they differ only in case or in
+    /// composition) cut to one: the twin whose `part` is spelled, byte for byte, as `written`
+    /// (or as `written` + `.md`), else the first in byte order. Candidates keep their order.
+    static func spelled(_ candidates: [String], as written: String, _ part: (String) -> String) -> [String] {
+        guard candidates.count > 1 else { return candidates }
+        var twins: [String: [String]] = [:]  // by key, deliberately: case and composition apart
+        for path in candidates { twins[path.lowercased(), default: []].append(path) }
+        guard twins.count < candidates.count else { return candidates }
+        func rank(_ path: String) -> Bool {
+            PathBytes.same(part(path), written) || PathBytes.same(part(path), written + ".md")
+        }
+        let chosen = Set(twins.values.map { group in
+            PathKey(group.min { a, b in rank(a) != rank(b) ? rank(a) : PathBytes.precedes(a, b) }!)
+        })
+        return candidates.filter { chosen.contains(PathKey($0)) }
     }
 
     /// `path` normalized and lower-cased, as `byPath` is keyed; nil for no path in the vault.
@@ -128,7 +163,7 @@ public struct LinkTargets: Sendable {
         func rank(_ path: String) -> (Int, Int) { (path.lowercased().hasPrefix(prefix) ? 0 : 1, path.utf8.count) }
         return candidates.min { a, b in
             let (ra, rb) = (rank(a), rank(b))
-            return ra != rb ? ra < rb : a.utf8.lexicographicallyPrecedes(b.utf8)
+            return ra != rb ? ra < rb : PathBytes.precedes(a, b)
         }
     }
 }

@@ -38,6 +38,10 @@ public enum PathBytes {
     /// order of code points.
     public static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
+    /// String order (what a listing showed before), and byte order between canonically
+    /// equivalent twins, which String order calls equal (an unstable sort swapped them).
+    public static func sortsBefore(_ a: String, _ b: String) -> Bool { a == b ? precedes(a, b) : a < b }
+
     /// The bytes as a String when they are valid UTF-8, else nil (no U+FFFD repair).
     public static func string<C: Collection>(_ bytes: C) -> String? where C.Element == UInt8 {
         String(validating: bytes, as: UTF8.self)

@@ -41,6 +41,14 @@ public struct FileIdentity: Sendable, Equatable, Hashable {
 
     public var isRegularFile: Bool { type == UInt32(S_IFREG) }
 
+    /// Whether two names are one file (one device and inode): a name in another case on a
+    /// case-insensitive file system. Never judged by the names: `café.md` in NFC and in NFD,
+    /// `Note.md` and `note.md` are two files on Linux.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let x = of(path: a), let y = of(path: b) else { return false }
+        return x.device == y.device && x.inode == y.inode
+    }
+
     /// Same file, same size, same modification time: the contents are taken as unchanged.
     public func matches(_ other: FileIdentity?) -> Bool {
         guard let other else { return false }

@@ -292,12 +292,14 @@ public final class VaultFileWriter {
     public func move(_ from: SafePath, to target: SafePath) throws(SheafError) {
         try VaultPathGuard.makeFolders(of: target, in: root)
         let source = root + "/" + from.path, destination = root + "/" + target.path
-        let sameName = from.path.lowercased() == target.path.lowercased()
+        // The file itself under another case (a case-insensitive file system), never a file
+        // whose name merely compares equal (an NFC/NFD or case twin: another file, kept).
+        let itself = FileIdentity.sameFile(source, destination)
         var rc = Self.renameat2(source, destination, Self.noReplace)
         var failure = errno
-        if rc != 0 && (failure == EINVAL || failure == ENOSYS) && !sameName && FileIdentity.of(path: destination) != nil {
+        if rc != 0 && (failure == EINVAL || failure == ENOSYS) && !itself && FileIdentity.of(path: destination) != nil {
             failure = EEXIST  // no rename flags on this file system: checked by hand
-        } else if rc != 0 && (failure == EINVAL || failure == ENOSYS || (failure == EEXIST && sameName)) {
+        } else if rc != 0 && (failure == EINVAL || failure == ENOSYS || (failure == EEXIST && itself)) {
             rc = rename(source, destination)
             failure = errno
         }

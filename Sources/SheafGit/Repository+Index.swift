@@ -59,7 +59,8 @@ extension Repository {
         for i in 0..<git_index_entrycount(index) {
             guard let raw = git_index_get_byindex(index, i)?.pointee.path else { continue }
             let path = String(cString: raw)
-            if excluded(path), leaving.last != path { leaving.append(path) }  // conflict stages repeat a path
+            // Conflict stages repeat a path; an NFC/NFD twin beside it is another path (bytes).
+            if excluded(path), leaving.last.map({ !$0.utf8.elementsEqual(path.utf8) }) ?? true { leaving.append(path) }
         }
         guard !leaving.isEmpty else { return [] }
         for path in leaving { try Self.unstage(index!, path) }

@@ -2,8 +2,9 @@
 // chain from HEAD (the vault's own line: a sync's merge commit stands for what it brought), each
 // commit's file at the tracked path compared with its first parent's. When the path is absent in
 // the parent, git's rename detection (`changes(from:to:)`) says where it came from, and the walk
-// follows the old path. A path absent at the start (a deleted note) is tracked from the newest
-// commit whose parent still had it, so deleted notes have a history too.
+// follows the old path (matched by bytes: an NFC/NFD twin renamed in the same commit is not it).
+// A path absent at the start (a deleted note) is tracked from the newest commit whose parent
+// still had it, so deleted notes have a history too.
 import CGit2
 
 /// One commit that changed the tracked path.
@@ -88,13 +89,13 @@ extension Repository {
                 break
             case (nil, .some):
                 // Gone here: renamed away, or deleted.
-                let renamed = try changes(from: parent, to: id).first { $0.kind == .renamed && $0.oldPath == tracked }
+                let renamed = try changes(from: parent, to: id).first { $0.kind == .renamed && $0.oldPath.utf8.elementsEqual(tracked.utf8) }
                 change = PathChange(kind: renamed == nil ? .deleted : .renamed, commit: details,
                                     path: renamed?.path ?? tracked, oldPath: renamed == nil ? nil : tracked,
                                     file: renamed?.newFile)
             case (.some(let now), nil):
                 let renamed = try parent.map { (p) throws(GitError) in
-                    try changes(from: p, to: id).first { $0.kind == .renamed && $0.path == tracked }
+                    try changes(from: p, to: id).first { $0.kind == .renamed && $0.path.utf8.elementsEqual(tracked.utf8) }
                 } ?? nil
                 if let renamed {
                     change = PathChange(kind: .renamed, commit: details, path: tracked, oldPath: renamed.oldPath, file: now)

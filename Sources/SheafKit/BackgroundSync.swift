@@ -42,7 +42,7 @@ public final class BackgroundSync: @unchecked Sendable {
     private var fetching = false
     /// When the last local change was reported (monotonic seconds), and each path's last report.
     private var lastChange: Double?
-    private var recentPaths: [String: Double] = [:]
+    private var recentPaths: [PathKey: Double] = [:]  // by bytes: twins written at once are two
     /// Local changes reported since the last attempt began.
     private var pendingLocal = false
     private var syncRequested = false
@@ -86,7 +86,7 @@ public final class BackgroundSync: @unchecked Sendable {
         let now = Self.monotonic()
         condition.lock()
         lastChange = now
-        for key in changes.paths { recentPaths[key.path] = now }
+        for key in changes.paths { recentPaths[key] = now }
         pendingLocal = true
         condition.broadcast()
         condition.unlock()
@@ -172,8 +172,8 @@ public final class BackgroundSync: @unchecked Sendable {
         while !stopping {
             let now = Self.monotonic()
             if let last = lastChange, last + options.quietPeriod > now {
-                let writing = recentPaths.filter { $0.value + options.quietPeriod > now }.keys.sorted()
-                if writing != state.writing { unlocked { noteWriting(writing) } }
+                let writing = recentPaths.filter { $0.value + options.quietPeriod > now }.keys.map(\.path).sorted(by: PathBytes.precedes)
+                if !writing.elementsEqual(state.writing, by: PathBytes.same) { unlocked { noteWriting(writing) } }
                 _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.01, last + options.quietPeriod - now)))
                 continue
             }
@@ -312,7 +312,7 @@ public final class BackgroundSync: @unchecked Sendable {
         let monotonic = Self.monotonic()
         condition.lock()
         lastChange = max(lastChange ?? 0, monotonic - youngest)
-        for (path, age) in ages { recentPaths[path] = max(recentPaths[path] ?? 0, monotonic - age) }
+        for (key, age) in ages { recentPaths[key] = max(recentPaths[key] ?? 0, monotonic - age) }
         pendingLocal = true
         condition.unlock()
         return true

@@ -11,10 +11,11 @@ struct BackgroundSyncNotices {
     /// The remote that cannot be reached and since when (seconds since 1970); nil when online.
     private(set) var offline: (remote: String, since: Int64)?
     private var lastProblem: SheafError?
-    private var reportedConflicts: Set<String> = []
-    private var reportedRefusals: Set<String> = []
+    // By bytes: the conflict files (and refused paths, shares) of NFC/NFD twins are two files.
+    private var reportedConflicts: Set<PathKey> = []
+    private var reportedRefusals: Set<PathKey> = []
     /// Each share's failure as last reported, by its path.
-    private var shareProblems: [String: SheafError] = [:]
+    private var shareProblems: [PathKey: SheafError] = [:]
     /// The reason the sync waits, as last reported.
     private(set) var waiting: String?
 
@@ -51,9 +52,10 @@ struct BackgroundSyncNotices {
     mutating func conflicts(_ outcomes: [VaultChange], arrived: [ConflictEntry] = []) -> VaultEvent? {
         var paths: [String] = []
         for outcome in outcomes where outcome.kind == .conflict {
-            if reportedConflicts.insert(outcome.conflictFile ?? outcome.path).inserted { paths.append(outcome.path) }
+            if reportedConflicts.insert(PathKey(outcome.conflictFile ?? outcome.path)).inserted { paths.append(outcome.path) }
         }
-        for entry in arrived where reportedConflicts.insert(entry.path).inserted && !paths.contains(entry.original) {
+        for entry in arrived where reportedConflicts.insert(PathKey(entry.path)).inserted
+            && !paths.contains(where: { PathBytes.same($0, entry.original) }) {
             paths.append(entry.original)
         }
         return paths.isEmpty ? nil : .conflicts(paths: paths)
@@ -61,7 +63,7 @@ struct BackgroundSyncNotices {
 
     /// The remote entries a pull refused that were not reported before, as warnings.
     mutating func refusals(_ refused: [RefusedPath]) -> [VaultEvent] {
-        refused.filter { reportedRefusals.insert($0.path + "\u{0}" + $0.reason).inserted }
+        refused.filter { reportedRefusals.insert(PathKey($0.path + "\u{0}" + $0.reason)).inserted }
             .map { .warning(VaultWarning(path: $0.path, message: "not taken from the remote: " + $0.reason)) }
     }
 
@@ -70,9 +72,9 @@ struct BackgroundSyncNotices {
     mutating func shares(_ runs: [ShareRun]) -> [VaultEvent] {
         var events: [VaultEvent] = []
         for run in runs {
-            guard let error = run.error else { shareProblems[run.path] = nil; continue }
-            guard shareProblems[run.path] != error else { continue }
-            shareProblems[run.path] = error
+            guard let error = run.error else { shareProblems[PathKey(run.path)] = nil; continue }
+            guard shareProblems[PathKey(run.path)] != error else { continue }
+            shareProblems[PathKey(run.path)] = error
             events.append(.problem(SheafError("the share was not synced", path: run.path, cause: error.summary,
                                               hint: error.kind == .offline ? "its edits are kept here; retried with the vault" : error.hint,
                                               kind: error.kind)))

@@ -16,18 +16,18 @@ import Synchronization
 public struct IndexedPaths: Sendable {
     /// Every indexed path (notes and attachments), in no particular order.
     public let all: [String]
-    private let set: Set<String>
+    private let set: Set<PathKey>  // by bytes: a URL naming one twin never finds the other
     /// Links resolved as the index resolves them, over exactly these paths.
     public let targets: LinkTargets
 
     init(_ paths: [String]) {
         all = paths
-        set = Set(paths)
+        set = Set(paths.map(PathKey.init))
         targets = LinkTargets(paths: paths)
     }
 
     /// Whether the index holds exactly `path`.
-    public func contains(_ path: String) -> Bool { set.contains(path) }
+    public func contains(_ path: String) -> Bool { set.contains(PathKey(path)) }
 }
 
 /// The index shared by the sessions of one server (`VaultSession(vault:workingDirectory:sharing:)`).

@@ -27,6 +27,6 @@ extension VaultLinkMap {
         let path = VaultPath.isNote(normalized) ? normalized : normalized + ".md"
         var after = targets
         after.add(path)
-        return after.resolve(target, from: notePath) == path ? path : nil
+        return after.reaches(target, from: notePath, file: path) ? path : nil
     }
 }

@@ -151,12 +151,12 @@ public struct VaultLinkMap: Sendable {
     /// The notes with a link that reaches `path`, in byte order of their paths (`backlinks`).
     public func linkingNotes(to path: String) -> [String] {
         let key = VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased()
-        var linking = Set<String>()
+        var linking = Set<PathKey>()  // by bytes: twins that link here are two notes
         for link in links where VaultPath.withoutNoteExtension(VaultPath.fileName(link.target)).lowercased() == key
-            && resolve(link.target, from: link.notePath) == path {
-            linking.insert(link.notePath)
+            && targets.reaches(link.target, from: link.notePath, file: path) {
+            linking.insert(PathKey(link.notePath))
         }
-        return linking.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return linking.map(\.path).sorted(by: PathBytes.precedes)
     }
 
     /// The headings and block ids of the note at `path`, read from its file (once per snapshot).

@@ -40,14 +40,14 @@ extension VaultSession {
         let (index, _) = try freshIndex()
         let records = try index.attachments()
         let targets = LinkTargets(paths: try index.allPaths())
-        var linkedFrom: [String: Set<String>] = [:]
+        var linkedFrom: [PathKey: Set<PathKey>] = [:]  // by bytes: an NFC/NFD twin is another file
         for link in try index.linksToAttachments() {
             let resolved = targets.resolve(link.target, from: link.notePath)
-            if let resolved { linkedFrom[resolved, default: []].insert(link.notePath) }
+            if let resolved { linkedFrom[PathKey(resolved), default: []].insert(PathKey(link.notePath)) }
         }
         let store = thumbnailStore
         return records.compactMap { record in
-            let notes = (linkedFrom[record.path] ?? []).sorted()
+            let notes = (linkedFrom[PathKey(record.path)] ?? []).map(\.path).sorted(by: PathBytes.precedes)
             if orphansOnly && !notes.isEmpty { return nil }
             let thumbnail = record.thumbnail.map { store.folder + "/" + $0 }
                 .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
@@ -180,7 +180,7 @@ extension VaultSession {
         case "relative": candidates = [relative, path]
         default: candidates = [name, relative, path]
         }
-        let chosen = candidates.first { targets.resolve($0, from: notePath) == path } ?? "/" + path
+        let chosen = candidates.first { targets.reaches($0, from: notePath, file: path) } ?? "/" + path
         // Characters that end a wiki-link cannot be written inside one.
         if wiki && !chosen.contains(where: { "[]|#^".contains($0) }) { return "![[" + chosen + "]]" }
         return "![](" + LinkRewriter.percentEncoded(chosen) + ")"

@@ -64,13 +64,14 @@ extension VaultSession {
         let original: String
         if let direct, let hit = all.first(where: { PathBytes.same($0.path, direct) }) {
             original = hit.original
-        } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { $0.original == direct }) {
+        } else if let direct, FileManager.default.fileExists(atPath: vault.absolute(direct)) || all.contains(where: { PathBytes.same($0.original, direct) }) {
             original = direct
         } else {
             let handles = try freshIndex().0.handles().filter { !ConflictName.isConflict($0.path) }
             original = try NoteLookup.find(name, in: handles, workingFolder: workingFolder).path
         }
-        let files = all.filter { $0.original == original }
+        // By bytes: the conflict files of an NFC/NFD twin are the twin's, never settled with this note.
+        let files = all.filter { PathBytes.same($0.original, original) }
         guard !files.isEmpty else {
             throw SheafError("no conflict files for this note", path: original, hint: "`sheaf conflicts` lists them all")
         }

@@ -96,25 +96,26 @@ extension VaultSession {
         let catalog = try catalog()
         let targets = catalog.linkTargets
         var findings: [DoctorFinding] = []
-        var linked = Set<String>()  // files some other note links to
-        var linksOut = Set<String>()  // notes that link to some other file
+        // Keyed by bytes: `café.md` in NFC and in NFD are two files, each with its own links.
+        var linked = Set<PathKey>()  // files some other note links to
+        var linksOut = Set<PathKey>()  // notes that link to some other file
         var markers: [(path: String, line: Int)] = []
-        let notesByPath = Dictionary(catalog.notes.map { ($0.path, $0.note) }, uniquingKeysWith: { a, _ in a })
-        var anchors: [String: LinkProblem.Anchors?] = [:]  // a linked note's headings, once
+        let notesByPath = Dictionary(catalog.notes.map { (PathKey($0.path), $0.note) }, uniquingKeysWith: { a, _ in a })
+        var anchors: [PathKey: LinkProblem.Anchors?] = [:]  // a linked note's headings, once
 
         for entry in catalog.notes {
             let note = entry.note
             let lines = LineLocator(text: CLIText.read(vault.absolute(entry.path)) ?? "", note: note)
             // Links in `%% comments %%` are shown nowhere in Obsidian: not checked.
             for link in note.links where !link.inComment {
-                linksOut.insert(entry.path)  // a note with a broken link does not "link to none"
+                linksOut.insert(PathKey(entry.path))  // a note with a broken link does not "link to none"
                 let (resolved, problem) = LinkProblem.check(link, from: entry.path, targets: targets, ambiguity: false) { path in
-                    if let known = anchors[path] { return known }
-                    let made = notesByPath[path].map { LinkProblem.Anchors(headings: $0.headings, blockIDs: $0.blockIDs) }
-                    anchors[path] = made
+                    if let known = anchors[PathKey(path)] { return known }
+                    let made = notesByPath[PathKey(path)].map { LinkProblem.Anchors(headings: $0.headings, blockIDs: $0.blockIDs) }
+                    anchors[PathKey(path)] = made
                     return made
                 }
-                if let resolved, resolved != entry.path { linked.insert(resolved) }
+                if let resolved, !PathBytes.same(resolved, entry.path) { linked.insert(PathKey(resolved)) }
                 // (the kinds doctor reports share their names with its own)
                 if let problem, let kind = DoctorFinding.Kind(rawValue: problem.kind.rawValue) {
                     findings.append(DoctorFinding(kind: kind, path: entry.path, line: lines.line(of: link),
@@ -124,7 +125,7 @@ extension VaultSession {
             if let i = lines.textLines.firstIndex(where: Self.isConflictMarker) { markers.append((entry.path, i + 1)) }
         }
 
-        for entry in catalog.notes where !linked.contains(entry.path) && !linksOut.contains(entry.path) && !ConflictName.isConflict(entry.path) {
+        for entry in catalog.notes where !linked.contains(PathKey(entry.path)) && !linksOut.contains(PathKey(entry.path)) && !ConflictName.isConflict(entry.path) {
             findings.append(DoctorFinding(kind: .orphanNote, path: entry.path, line: nil,
                                           message: "no note links to it and it links to none",
                                           fix: "link it from a note that belongs with it (harmless if it stands alone)", commit: nil))
@@ -139,7 +140,7 @@ extension VaultSession {
         let gitIndexDamaged = try repository().map(Self.gitIndexIsDamaged) ?? false
         let (broughtBy, tracked) = gitIndexDamaged ? ([:], []) : try gitFindings(markers.map(\.path))
         for marker in markers {
-            let commit = broughtBy[marker.path]
+            let commit = broughtBy[PathKey(marker.path)]
             findings.append(DoctorFinding(kind: .conflictMarkers, path: marker.path, line: marker.line,
                                           message: commit != nil ? "conflict markers are committed" : "conflict markers (not committed)",
                                           fix: "keep the right text, delete the marker lines (<<<<<<<, =======, >>>>>>>), and commit",
@@ -227,9 +228,9 @@ extension VaultSession {
 
     /// For the notes with conflict markers: the commit that brought the markers, when HEAD holds
     /// them. And the tracked files that .gitignore now ignores.
-    private func gitFindings(_ markerPaths: [String]) throws(SheafError) -> ([String: String], [DoctorFinding]) {
+    private func gitFindings(_ markerPaths: [String]) throws(SheafError) -> ([PathKey: String], [DoctorFinding]) {
         guard let repo = try repository() else { return ([:], []) }
-        var broughtBy: [String: String] = [:]
+        var broughtBy: [PathKey: String] = [:]
         var findings: [DoctorFinding] = []
         do {
             guard let head = try repo.head() else { return ([:], []) }
@@ -243,7 +244,7 @@ extension VaultSession {
                     guard let f = change.file, Self.hasConflictMarkers(try repo.blobBytes(f.blob)) else { break }
                     brought = change.commit.id
                 }
-                broughtBy[path] = brought
+                broughtBy[PathKey(path)] = brought
             }
             // Still in git's index: one `--fix` untracked, pending its commit, is done.
             for path in listed.map(\.path).sorted(by: PathBytes.precedes) {

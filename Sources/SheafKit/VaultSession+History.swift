@@ -189,7 +189,7 @@ extension VaultSession {
         // A note moved since the last commit is followed from the path HEAD has.
         let committed = try gitStep("cannot read the history") { (repo) throws(GitError) -> String in
             guard let head = try repo.head()?.id, try repo.file(at: now, inCommit: head) == nil else { return now }
-            let moved = try repo.workTreeChanges().first { $0.kind == .renamed && $0.path == now }
+            let moved = try repo.workTreeChanges().first { $0.kind == .renamed && PathBytes.same($0.path, now) }
             return moved?.oldPath ?? now
         }
         return HistoryTarget(current: now, committed: committed)

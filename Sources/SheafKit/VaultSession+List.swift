@@ -31,12 +31,12 @@ extension VaultSession {
         var notes = try freshIndex(queryOnly: true).0.summaries(filters: filters)
         notes.sort { a, b in
             switch sort {
-            case .modified: return (a.modified, b.path) > (b.modified, a.path)
-            case .created: return (a.created, b.path) > (b.created, a.path)
+            case .modified: return a.modified != b.modified ? a.modified > b.modified : PathBytes.sortsBefore(a.path, b.path)
+            case .created: return a.created != b.created ? a.created > b.created : PathBytes.sortsBefore(a.path, b.path)
             case .title:
                 let (x, y) = (a.title.lowercased(), b.title.lowercased())
-                return x == y ? a.path < b.path : x < y
-            case .path: return a.path < b.path
+                return x == y ? PathBytes.sortsBefore(a.path, b.path) : x < y
+            case .path: return PathBytes.sortsBefore(a.path, b.path)
             }
         }
         if reverse { notes.reverse() }

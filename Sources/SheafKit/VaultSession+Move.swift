@@ -72,15 +72,12 @@ extension VaultSession {
             throw SheafError("a shared note stays where it is", path: from,
                              hint: "edit it in place, or `sheaf unshare \(from)` first and share it again from its new place")
         }
-        guard target != from else { throw SheafError("the note is already there", path: target) }
+        guard !PathBytes.same(target, from) else { throw SheafError("the note is already there", path: target) }
         let fm = FileManager.default
         _ = try? freshIndex(mustUpdate: true)  // its link rows name the notes to read (else every note is)
         let files = try wholeWalk()
         let targets = LinkTargets(paths: files.map(\.path))
-        let caseOnly = target.lowercased() == from.lowercased()
-        if !caseOnly && (fm.fileExists(atPath: vault.absolute(target)) || targets.contains(target)) {
-            throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
-        }
+        try refuseOccupied(target, movingFrom: from, targets: targets)
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
         let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files)
@@ -116,13 +113,25 @@ extension VaultSession {
         }
         try? fm.removeItem(atPath: moveJournal)
         invalidate()
-        return MoveReport(from: from, to: target, rewritten: rewritten.sorted(), skipped: skipped)
+        return MoveReport(from: from, to: target, rewritten: rewritten.sorted(by: PathBytes.sortsBefore), skipped: skipped)
+    }
+
+    /// Refuses a move onto a file other than the moved one: one at `target` (a name in another
+    /// case reaches the moved file itself on a case-insensitive file system), or one whose path
+    /// only its case or composition tells from `target` (a twin links could not tell apart).
+    func refuseOccupied(_ target: String, movingFrom from: String, targets: LinkTargets) throws(SheafError) {
+        var others = targets
+        others.remove(from)
+        let onDisk = FileIdentity.of(path: vault.absolute(target)) != nil && !FileIdentity.sameFile(vault.absolute(from), vault.absolute(target))
+        if onDisk || others.contains(target) {
+            throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
+        }
     }
 
     /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
     private func rewriteOwnLinks(from: String, to target: String, targets: LinkTargets, writer: VaultFileWriter) throws(SheafError) -> Bool {
         let (before, after) = Self.linkTargets(targets, moving: from, to: target)
-        let edit = Self.linkEdit(of: from, movingTo: target, moves: [from: target], before: before, after: after)
+        let edit = Self.linkEdit(of: from, movingTo: target, moves: [PathKey(from): target], before: before, after: after)
         return try editNote(from, with: writer, edit) != .unchanged
     }
 
@@ -145,7 +154,7 @@ extension VaultSession {
     private func rewriteLinks(to from: String, movedTo target: String, targets: LinkTargets, notes: [CatalogNote],
                               writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
         let (before, after) = Self.linkTargets(targets, moving: from, to: target)
-        let moves = [from: target]
+        let moves = [PathKey(from): target]
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
         // Compared as bytes: an NFC/NFD twin of the moved note is another file.
@@ -177,7 +186,7 @@ extension VaultSession {
 
     /// The edit that rewrites a note's links after `moves`, made on whatever text the note holds
     /// when it is written (the note itself moves from `notePath` to `newNotePath`).
-    static func linkEdit(of notePath: String, movingTo newNotePath: String, moves: [String: String],
+    static func linkEdit(of notePath: String, movingTo newNotePath: String, moves: [PathKey: String],
                                  before: LinkTargets, after: LinkTargets) -> (String) throws(SheafError) -> String? {
         { text in
             var document = NoteDocument(text: text)
@@ -206,8 +215,9 @@ extension VaultSession {
         let safeFrom = try safePath(from), safeTarget = try safePath(target)
         let writer = fileWriter(proof)
         if parts.count < 3 {
-            let atFrom = fm.fileExists(atPath: vault.absolute(from)), atTarget = fm.fileExists(atPath: vault.absolute(target))
-            guard atFrom != atTarget || from.lowercased() == target.lowercased() else { return }  // nothing to go on
+            let atFrom = fm.fileExists(atPath: vault.absolute(from))
+            let atTarget = fm.fileExists(atPath: vault.absolute(target)) && !FileIdentity.sameFile(vault.absolute(from), vault.absolute(target))
+            guard atFrom != atTarget else { return }  // nothing to go on
             if atFrom {
                 _ = try rewriteOwnLinks(from: from, to: target, targets: try catalog().linkTargets, writer: writer)
                 try writer.move(safeFrom, to: safeTarget)

@@ -23,22 +23,21 @@ public struct MovePlan: Sendable, Equatable {
 
 extension VaultSession {
     /// What `sheaf mv PATH DEST` would do, nothing written. `texts` holds notes' unsaved texts
-    /// by path (an editor's buffers), edited in place of their files.
-    public func movePlan(_ path: String, to dest: String, texts: [String: String] = [:]) throws(SheafError) -> MovePlan {
+    /// by path (an editor's buffers; by bytes, so one twin's buffer is never the other's), edited
+    /// in place of their files.
+    public func movePlan(_ path: String, to dest: String, texts: [PathKey: String] = [:]) throws(SheafError) -> MovePlan {
         let note = try resolve(path)
         let target = try destination(for: note, dest)
         let from = note.path
-        guard target != from else { throw SheafError("the note is already there", path: target) }
+        guard !PathBytes.same(target, from) else { throw SheafError("the note is already there", path: target) }
         invalidate()
         let files = try walker().files().files
         let targets = LinkTargets(paths: files.map(\.path))
-        if target.lowercased() != from.lowercased() && (FileManager.default.fileExists(atPath: vault.absolute(target)) || targets.contains(target)) {
-            throw SheafError("a file is already there", path: target, hint: "pick another name; Sheaf never overwrites")
-        }
+        try refuseOccupied(target, movingFrom: from, targets: targets)
         let (before, after) = Self.linkTargets(targets, moving: from, to: target)
-        let moves = [from: target]
+        let moves = [PathKey(from): target]
         func text(_ path: String) -> String? {
-            if let held = texts[path] { return held }
+            if let held = texts[PathKey(path)] { return held }
             guard case .whole(let bytes)? = NoteBytes.read(vault.absolute(path)) else { return nil }
             return String(validating: bytes, as: UTF8.self)
         }
@@ -60,9 +59,10 @@ extension VaultSession {
         try plan(from, movingTo: target)
         // The index's candidates, and every note held unsaved (its links may be new).
         let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files).map(\.path)
-        let held = texts.keys.filter { VaultPath.isNote($0) && !PathBytes.same($0, from) }
-        for path in Set(linking + held).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !PathBytes.same(path, target) {
-            try plan(path, movingTo: path)
+        let unsaved = texts.keys.filter { VaultPath.isNote($0.path) && !PathBytes.same($0.path, from) }
+        for key in Set(linking.map(PathKey.init) + unsaved).sorted(by: { PathBytes.precedes($0.path, $1.path) })
+        where !PathBytes.same(key.path, target) {
+            try plan(key.path, movingTo: key.path)
         }
         return MovePlan(from: from, to: target, edits: edits, skipped: skipped)
     }

@@ -45,7 +45,7 @@ extension VaultSession {
                 taken.contains(candidate) || fm.fileExists(atPath: vault.absolute(candidate))
             }
         let lower = path.lowercased()
-        let clashes = known.filter { $0.lowercased() == lower && $0 != path }
+        let clashes = known.filter { $0.lowercased() == lower && !PathBytes.same($0, path) }  // a twin clashes too
 
         let id = UUID().uuidString.lowercased()
         var editor: FrontMatterEditor
@@ -83,15 +83,15 @@ extension VaultSession {
     static func linksTakenOver(by path: String, known: [String], links: [StoredLink]) -> [(note: String, before: String)] {
         guard !links.isEmpty else { return [] }
         let before = LinkTargets(paths: known), after = LinkTargets(paths: known + [path])
-        var seen = Set<String>()
+        var seen = Set<PathKey>()  // note and file it reached, by bytes: twins are two files
         var taken: [(note: String, before: String)] = []
-        for link in links where link.notePath != path {
-            guard let was = before.resolve(link.target, from: link.notePath), was != path,
-                  after.resolve(link.target, from: link.notePath) == path,
-                  seen.insert(link.notePath + "\u{0}" + was).inserted else { continue }
+        for link in links where !PathBytes.same(link.notePath, path) {
+            guard let was = before.resolve(link.target, from: link.notePath), !PathBytes.same(was, path),
+                  after.reaches(link.target, from: link.notePath, file: path),
+                  seen.insert(PathKey(link.notePath + "\u{0}" + was)).inserted else { continue }
             taken.append((link.notePath, was))
         }
-        return taken.sorted { $0.note < $1.note }
+        return taken.sorted { PathBytes.precedes($0.note, $1.note) }
     }
 
     /// A folder named on the command line as a vault-relative path; refuses one outside the vault

@@ -81,7 +81,7 @@ extension VaultSession {
             throw SheafError("cannot read the uncommitted changes", path: repo.workTree ?? vault.root, cause: error.description)
         }
         do throws(SyncError) {
-            return (PullReport(try syncer.preview(local: snapshot)), changes.map(\.path).sorted())
+            return (PullReport(try syncer.preview(local: snapshot)), changes.map(\.path).sorted(by: PathBytes.sortsBefore))
         } catch {
             throw describe(error)
         }

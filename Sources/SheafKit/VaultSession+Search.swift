@@ -38,12 +38,12 @@ extension VaultSession {
     public func backlinks(ofPath path: String) throws(SheafError) -> [String] {
         let (index, _) = try freshIndex()
         let targets = try linkTargets()
-        var linking = Set<String>()
-        for link in try index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased()) {
-            let resolved = targets.resolve(link.target, from: link.notePath)
-            if resolved == path { linking.insert(link.notePath) }
+        var linking = Set<PathKey>()  // by bytes: twins that link here are two notes
+        for link in try index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
+        where targets.reaches(link.target, from: link.notePath, file: path) {
+            linking.insert(PathKey(link.notePath))
         }
-        return linking.sorted()
+        return linking.map(\.path).sorted(by: PathBytes.precedes)
     }
 
     /// The file `name` names for `backlinks`: a note, named as every command names one, else an

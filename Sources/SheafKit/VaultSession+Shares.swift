@@ -252,7 +252,7 @@ extension VaultSession {
                 let unsynced = ((try? repo.workTreeChanges()) ?? []).filter { !zone.excluded($0.path) }
                 if !unsynced.isEmpty {
                     throw SheafError("the share has changes not synced yet", path: share.path,
-                                     details: unsynced.map { share.vaultPath($0.path) }.sorted(),
+                                     details: unsynced.map { share.vaultPath($0.path) }.sorted(by: PathBytes.sortsBefore),
                                      hint: "run `sheaf sync` first, or leave without --remove-files")
                 }
                 // No longer joined before the first file goes: a leave killed half way is never

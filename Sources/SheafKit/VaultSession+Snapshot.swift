@@ -51,7 +51,7 @@ extension VaultSession {
                 let young = Self.changedWithin(settledFor, changes.filter { $0.kind != .deleted }.map(\.path), root: root)
                 if !young.isEmpty {
                     throw SheafError("files were changed moments ago; nothing was committed", path: vault.root,
-                                     details: young.keys.map(inVault).sorted(), kind: .unsettled)
+                                     details: young.keys.map { inVault($0.path) }.sorted(by: PathBytes.precedes), kind: .unsettled)
                 }
             }
             let made = try repo.commitIndex(message: CommitMessage.snapshot(device: device, changes: changes), fallbackName: device)
@@ -66,15 +66,15 @@ extension VaultSession {
     /// The files among `paths` whose ctime (which no tool sets back) is less than `seconds` old,
     /// each with its age: being written, perhaps. A ctime far ahead of the clock says the clock
     /// was set back, not that the file is new.
-    static func changedWithin(_ seconds: Double, _ paths: [String], root: String) -> [String: Double] {
+    static func changedWithin(_ seconds: Double, _ paths: [String], root: String) -> [PathKey: Double] {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var ages: [String: Double] = [:]
+        var ages: [PathKey: Double] = [:]  // by bytes: each twin has its own age
         for path in paths {
             var info = stat()
             guard stat(root + "/" + path, &info) == 0 else { continue }
             let age = Double(now.tv_sec - info.st_ctim.tv_sec) + Double(now.tv_nsec - info.st_ctim.tv_nsec) / 1e9
-            if age < seconds && age > -1 { ages[path] = max(0, age) }
+            if age < seconds && age > -1 { ages[PathKey(path)] = max(0, age) }
         }
         return ages
     }

@@ -42,8 +42,8 @@ extension VaultSession {
         let exists: (String) -> Bool = { FileManager.default.fileExists(atPath: store.folder + "/" + $0) }
         var todo = try index.attachmentsNeedingThumbnails(thumbnailExists: exists)
         if let paths {
-            let wanted = Set(paths)
-            todo = todo.filter { wanted.contains($0.path) }
+            let wanted = Set(paths.map(PathKey.init))  // by bytes: not the twin of a named file
+            todo = todo.filter { wanted.contains(PathKey($0.path)) }
         }
         var report = ThumbnailReport()
         guard !todo.isEmpty else { return report }

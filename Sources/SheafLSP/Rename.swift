@@ -19,8 +19,8 @@ extension LanguageServer {
             }
             note = target
         }
-        var texts: [String: String] = [:]
-        for open in documents.values { if let held = open.path { texts[held] = open.text } }
+        var texts: [PathKey: String] = [:]
+        for open in documents.values { if let held = open.path { texts[PathKey(held)] = open.text } }
         let plan: MovePlan
         do { plan = try session.movePlan(note, to: newName.trimmingCharacters(in: .whitespaces), texts: texts) }
         catch { return .failure(RequestError(code: -32602, message: error.what + (error.path.map { ": " + $0 } ?? ""))) }

@@ -99,28 +99,30 @@ struct VaultRoutes: Sendable {
             (try session.indexedPaths(), try session.list(folder: path.isEmpty ? nil : path, tag: nil, sort: .title, limit: nil))
         }
         let prefix = path.isEmpty ? "" : path + "/"
-        var folders: [String: Int] = [:]
+        var folders: [PathKey: Int] = [:]  // by bytes: folders named in NFC and in NFD are two
         var files: [String] = []
         for p in listing.0.all where p.hasBytePrefix(prefix) {
             let parts = String(decoding: p.utf8.dropFirst(prefix.utf8.count), as: UTF8.self).pathParts(omittingEmpty: false, maxSplits: 1)
             if parts.count == 2 {
-                folders[String(parts[0]), default: 0] += VaultPath.isNote(p) ? 1 : 0
+                folders[PathKey(String(parts[0])), default: 0] += VaultPath.isNote(p) ? 1 : 0
             } else if !VaultPath.isNote(p) {
                 files.append(p)
             }
         }
         guard path.isEmpty || !folders.isEmpty || !files.isEmpty || !listing.1.isEmpty else { throw HTTPError(.notFound) }
-        let notes = listing.1.filter { VaultPath.folder($0.path) == path }
+        let notes = listing.1.filter { PathBytes.same(VaultPath.folder($0.path), path) }
         let content = Templates.render("folder", [
             "new": readOnly ? false as Any : "/new?folder=" + WebPaths.encode(path),
             "vault": vaultName, "crumbs": crumbs(path), "name": path.isEmpty ? vaultName : VaultPath.fileName(path),
             "hasFolders": !folders.isEmpty,
-            "folders": folders.keys.sorted { $0.lowercased() < $1.lowercased() }.map { name in
-                ["name": name, "url": WebPaths.url("/f", prefix + name), "count": "\(folders[name]!)"] as [String: Any]
+            "folders": folders.keys.sorted { a, b in
+                a.path.lowercased() == b.path.lowercased() ? PathBytes.sortsBefore(a.path, b.path) : a.path.lowercased() < b.path.lowercased()
+            }.map { key in
+                ["name": key.path, "url": WebPaths.url("/f", prefix + key.path), "count": "\(folders[key]!)"] as [String: Any]
             },
             "notes": notes.map(noteItem),
             "hasFiles": !files.isEmpty,
-            "files": files.sorted().map { ["name": VaultPath.fileName($0), "url": WebPaths.url("/file", $0)] },
+            "files": files.sorted(by: PathBytes.sortsBefore).map { ["name": VaultPath.fileName($0), "url": WebPaths.url("/file", $0)] },
         ])
         return page(title: path.isEmpty ? vaultName : path, content: content)
     }

@@ -171,8 +171,8 @@ public struct Syncer {
                     let commit = try repository.createCommit(tree: merged.tree, parents: parents, message: message, fallbackName: device)
                     target = try sanitized(Target(commit: commit, ownParents: parents, message: message), branch: branch, accepted: local)
                     report.refused += target.refused
-                    let refusedPaths = Set(target.refused.map(\.path))
-                    report.outcomes.removeAll { refusedPaths.contains($0.path) }
+                    let refusedPaths = Set(target.refused.map { PathKey($0.path) })  // a refused twin is not its twin
+                    report.outcomes.removeAll { refusedPaths.contains(PathKey($0.path)) }
                 }
             }
             if dryRun {

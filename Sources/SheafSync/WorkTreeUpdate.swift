@@ -115,14 +115,15 @@ public struct WorkTreeUpdate {
     /// A folder where the update must write a file, holding files the update does not delete
     /// (ignored or untracked ones): nothing may be written; the user moves them first.
     private func checkObstacles(_ changes: [TreeChange]) throws {
-        let deleted = Set(changes.filter { $0.kind == .deleted || $0.kind == .renamed }.map(\.oldPath))
+        // By bytes: an untracked twin (`café.md` in NFD) of a file the update deletes is in the way.
+        let deleted = Set(changes.filter { $0.kind == .deleted || $0.kind == .renamed }.map { PathKey($0.oldPath) })
         for change in changes where change.kind != .deleted {
             guard let new = change.newFile, new.mode != 0o160000 else { continue }
             switch VaultPathGuard.check(change.path, in: workTree) {
             case .success: break
             case .failure(.throughSymlink(let folder)), .failure(.notAFolder(let folder)):
                 // A file or symlink of this vault where the commit needs a folder.
-                guard !deleted.contains(folder) else { continue }
+                guard !deleted.contains(PathKey(folder)) else { continue }
                 throw SheafError("the remote has a folder where this vault has a file or a symlink", path: folder,
                                  cause: "the commit writes \(change.path)",
                                  hint: "move \(folder) elsewhere (or commit its removal), then sync again; nothing was changed")
@@ -136,7 +137,7 @@ public struct WorkTreeUpdate {
                                  hint: "move the \(kind) elsewhere, then sync again; nothing was changed")
             }
             guard info.st_mode & S_IFMT == S_IFDIR else { continue }
-            let kept = filesBelow(change.path).filter { !deleted.contains($0) }
+            let kept = filesBelow(change.path).filter { !deleted.contains(PathKey($0)) }
             if let first = kept.first {
                 throw SheafError("the remote turned a folder into a file, but the folder holds files git does not track",
                                  path: change.path, cause: "for example \(first) (\(kept.count) in all)",
@@ -263,9 +264,9 @@ public struct WorkTreeUpdate {
         }
         try writer.finish()
         try freshWriter?.sync()
-        for path in writer.reconciledPaths where !result.keptLocalEdits.contains(path) {
+        for path in writer.reconciledPaths where !result.keptLocalEdits.contains(where: { PathBytes.same($0, path) }) {
             result.keptLocalEdits.append(path)
-            result.written.removeAll { $0 == path }
+            result.written.removeAll { PathBytes.same($0, path) }
         }
         try repository.resetIndex(toCommit: to, from: from, changes: changes, refreshing: result.written)
         return result

@@ -40,14 +40,14 @@ final class FolderWatches {
     func subtree(_ folder: String) -> [(wd: Int32, path: String)] {
         let prefix = folder + "/"
         return pathOf.compactMap { wd, path in
-            path == folder || path.hasBytePrefix(prefix) ? (wd, path) : nil
+            PathBytes.same(path, folder) || path.hasBytePrefix(prefix) ? (wd, path) : nil  // not a twin folder
         }
     }
 
     /// Forgets `folder` and everything under it; returns their descriptors.
     func removeSubtree(_ folder: String) -> [Int32] {
         let prefix = folder + "/"
-        for key in missing.keys where key.path == folder || key.path.hasBytePrefix(prefix) { missing.removeValue(forKey: key) }
+        for key in missing.keys where PathBytes.same(key.path, folder) || key.path.hasBytePrefix(prefix) { missing.removeValue(forKey: key) }
         let gone = subtree(folder)
         for (wd, _) in gone { forget(wd) }
         return gone.map(\.wd)

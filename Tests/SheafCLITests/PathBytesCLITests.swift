@@ -11,6 +11,15 @@ import Glibc
 @Suite struct PathBytesCLITests {
     static let nfc = "caf\u{E9}.md", nfd = "cafe\u{301}.md"
 
+    /// A vault with no notes yet.
+    static func emptyVault(_ temp: TempDir) -> String {
+        let vault = temp.path + "/vault"
+        try! FileManager.default.createDirectory(atPath: vault, withIntermediateDirectories: false)
+        let r = CLI.run(["init"], in: vault)
+        precondition(r.status == 0, r.stderr)
+        return vault
+    }
+
     /// `git ls-tree -r -z HEAD` names as byte strings.
     static func committed(_ vault: String) -> Set<[UInt8]> {
         let r = runProcess("/usr/bin/git", ["-C", vault, "ls-tree", "-r", "-z", "--name-only", "HEAD"], in: vault)
@@ -96,6 +105,107 @@ import Glibc
         for replica in [0, 1] {
             #expect(ByteName.read(name: Array(Self.nfc.utf8), in: replicas[replica]) == "composed, edited here\n")
             #expect(ByteName.read(name: Array(Self.nfd.utf8), in: replicas[replica]) == "decomposed twin\n")
+        }
+    }
+
+    /// Regression: `mv` of one twin rewrote the links to the other twin too: the link resolver
+    /// kept one file per String key (the last added: the moved twin) and the moves table was keyed
+    /// by String, so `[[café]]` in NFC was pointed at the NFD twin's new place.
+    @Test func mvOfOneTwinLeavesTheLinksToTheOtherTwinAlone() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        ByteName.write("# Composed\n", name: Array(Self.nfc.utf8), in: vault)
+        ByteName.write("# Decomposed\n", name: Array(Self.nfd.utf8), in: vault)
+        let links = "# Links\n[[caf\u{E9}]] and [[cafe\u{301}]]\n"
+        ByteName.write(links, name: Array("links.md".utf8), in: vault)
+        try FileManager.default.createDirectory(atPath: vault + "/Trips", withIntermediateDirectories: false)
+        let moved = CLI.run(["mv", Self.nfd, "Trips/"], in: vault)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(ByteName.read(name: Array(("Trips/" + Self.nfd).utf8), in: vault) == "# Decomposed\n")
+        #expect(ByteName.read(name: Array(Self.nfd.utf8), in: vault) == nil)
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == "# Composed\n")
+        let after = ByteName.read(name: Array("links.md".utf8), in: vault) ?? ""
+        #expect(Array(after.utf8) == Array("# Links\n[[caf\u{E9}]] and [[Trips/cafe\u{301}|cafe\u{301}]]\n".utf8), "\(after)")
+        // Back beside its twin it would make a pair of names one lost on macOS and Windows: refused.
+        let back = CLI.run(["mv", "Trips/" + Self.nfd, "/"], in: vault)
+        #expect(back.status != 0 && back.stderr.contains("a file is already there"), "\(back.stderr)")
+        #expect(ByteName.read(name: Array(("Trips/" + Self.nfd).utf8), in: vault) == "# Decomposed\n")
+    }
+
+    /// Regression: `mv` onto the name of a twin (`café.md` in NFD, `note.md` beside `Note.md`)
+    /// took the two names for one file renamed in another case, and `rename(2)` replaced the twin.
+    @Test func mvOntoATwinsNameRefusesAndNeverReplacesTheTwin() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        let pairs = [(Self.nfc, Self.nfd), ("Note.md", "note.md")]
+        for (from, to) in pairs {
+            ByteName.write("# From \(from)\n", name: Array(from.utf8), in: vault)
+            ByteName.write("# Twin \(to)\n", name: Array(to.utf8), in: vault)
+        }
+        for (from, to) in pairs {
+            let moved = CLI.run(["mv", from, to], in: vault)
+            #expect(moved.status != 0 && moved.stderr.contains("a file is already there"), "\(moved.stdout)\(moved.stderr)")
+            #expect(ByteName.read(name: Array(from.utf8), in: vault) == "# From \(from)\n")
+            #expect(ByteName.read(name: Array(to.utf8), in: vault) == "# Twin \(to)\n")
+        }
+    }
+
+    /// Regression: `mv` of a note to the other Unicode form of its own name said "the note is
+    /// already there" (`!=` on Strings); with no twin there, it is a rename like any other.
+    @Test func mvToTheOtherUnicodeFormOfItsNameRenamesIt() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        ByteName.write("# Composed\n", name: Array(Self.nfc.utf8), in: vault)
+        let moved = CLI.run(["mv", Self.nfc, Self.nfd], in: vault)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(ByteName.read(name: Array(Self.nfd.utf8), in: vault) == "# Composed\n")
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == nil)
+    }
+
+    /// Regression: `resolve` took the conflict files of a note's NFC/NFD twin for the note's own
+    /// (`==` on Strings): settling one twin deleted the other's conflict file, the other device's
+    /// edit with it, and `status` listed both twins' conflicts under one note.
+    @Test func resolvingOneTwinLeavesTheOtherTwinsConflictFileAlone() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        for (note, word) in [(Self.nfc, "composed"), (Self.nfd, "decomposed")] {
+            let stem = String(note.dropLast(3))
+            ByteName.write("# Local \(word)\n", name: Array(note.utf8), in: vault)
+            ByteName.write("---\nconflict-of: \(note)\n---\n# Remote \(word)\n",
+                           name: Array((stem + ".conflict-20261121-101500-other.md").utf8), in: vault)
+        }
+        let status = CLI.run(["status"], in: vault)
+        let listed = status.stdout.utf8.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array("  conflict ".utf8)) }
+        #expect(listed.count == 2, "\(status.stdout)")
+        let resolved = CLI.run(["resolve", Self.nfc, "--keep", "local"], in: vault)
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(ByteName.read(name: Array("caf\u{E9}.conflict-20261121-101500-other.md".utf8), in: vault) == nil)
+        #expect(ByteName.read(name: Array("cafe\u{301}.conflict-20261121-101500-other.md".utf8), in: vault)
+                == "---\nconflict-of: \(Self.nfd)\n---\n# Remote decomposed\n")
+        // The twin's own conflict is settled by naming the twin.
+        let other = CLI.run(["resolve", Self.nfd, "--keep", "remote"], in: vault)
+        #expect(other.status == 0, "\(other.stderr)")
+        let taken = ByteName.read(name: Array(Self.nfd.utf8), in: vault) ?? ""
+        #expect(taken.contains("# Remote decomposed") && !taken.contains("conflict-of"), "\(taken)")
+        #expect(ByteName.read(name: Array(Self.nfc.utf8), in: vault) == "# Local composed\n")
+    }
+
+    /// Regression: the history of a note followed the rename git found with `==` on Strings, so
+    /// when one commit renamed two notes to the NFC and NFD twins, `log` of one twin went on with
+    /// the other twin's old note.
+    @Test func logOfATwinFollowsItsOwnRename() throws {
+        let temp = TempDir()
+        let vault = Self.emptyVault(temp)
+        ByteName.write("# Alpha\n\nthe first note, with words of its own\n", name: Array("alpha.md".utf8), in: vault)
+        ByteName.write("# Beta\n\nthe second note, with other words\n", name: Array("beta.md".utf8), in: vault)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        #expect(rename(vault + "/alpha.md", vault + "/" + Self.nfc) == 0)
+        #expect(rename(vault + "/beta.md", vault + "/" + Self.nfd) == 0)
+        #expect(CLI.run(["commit"], in: vault).status == 0)
+        for (twin, old, other) in [(Self.nfc, "alpha.md", "beta.md"), (Self.nfd, "beta.md", "alpha.md")] {
+            let log = CLI.run(["log", twin], in: vault)
+            #expect(log.status == 0, "\(log.stderr)")
+            #expect(log.stdout.contains(old) && !log.stdout.contains(other), "\(log.stdout)")
         }
     }
 

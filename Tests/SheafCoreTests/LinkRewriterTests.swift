@@ -10,7 +10,7 @@ import Testing
         after.remove(from)
         after.add(to)
         return LinkRewriter.rewrite(text: body, links: MarkdownScan(body: body).links, notePath: note,
-                                    newNotePath: noteMovesTo ?? note, moves: [from: to], before: before, after: after)
+                                    newNotePath: noteMovesTo ?? note, moves: [PathKey(from): to], before: before, after: after)
     }
 
     @Test func renameRewritesBareWikiLinksKeepingLabelAndHeading() {

@@ -119,7 +119,7 @@ import Testing
         var after = before
         after.remove("Help/Internal links.md"); after.add("Guide/Internal links.md")
         let out = LinkRewriter.rewrite(text: body, links: MarkdownScan(body: body).links, notePath: "Help/Index.md",
-                                       newNotePath: "Guide/Index.md", moves: ["Help/Internal links.md": "Guide/Internal links.md"],
+                                       newNotePath: "Guide/Index.md", moves: [PathKey("Help/Internal links.md"): "Guide/Internal links.md"],
                                        before: before, after: after)
         #expect(out == nil)
     }
@@ -146,7 +146,7 @@ import Testing
         var document = NoteDocument(text: text)
         let note = Note(path: "Inbox/Todo.md", bytes: Array(text.utf8))
         #expect(LinkRewriter.rewrite(&document, links: note.links, notePath: "Inbox/Todo.md", newNotePath: "Inbox/Todo.md",
-                                     moves: ["Trips/Lisbon.md": "Trips/Lisboa.md"], before: before, after: after))
+                                     moves: [PathKey("Trips/Lisbon.md"): "Trips/Lisboa.md"], before: before, after: after))
         #expect(document.rendered == """
             ---
             place: "[[Lisboa|Lisbon]]"
@@ -160,7 +160,7 @@ import Testing
         var back = document
         let moved = Note(path: "Inbox/Todo.md", bytes: Array(document.rendered.utf8))
         #expect(LinkRewriter.rewrite(&back, links: moved.links, notePath: "Inbox/Todo.md", newNotePath: "Inbox/Todo.md",
-                                     moves: ["Trips/Lisboa.md": "Trips/Lisbon.md"], before: after, after: before))
+                                     moves: [PathKey("Trips/Lisboa.md"): "Trips/Lisbon.md"], before: after, after: before))
         #expect(back.rendered == text)
     }
 
@@ -173,7 +173,7 @@ import Testing
         var after = before
         after.remove("Z/Target.md"); after.add("A/B/Target.md")
         let out = LinkRewriter.rewrite(text: body, links: MarkdownScan(body: body).links, notePath: "A/Source.md", newNotePath: "A/Source.md",
-                                       moves: ["Z/Target.md": "A/B/Target.md"], before: before, after: after)
+                                       moves: [PathKey("Z/Target.md"): "A/B/Target.md"], before: before, after: after)
         #expect(out == "[[C/Target|Target]]")
     }
 }

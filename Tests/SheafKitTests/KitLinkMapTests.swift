@@ -118,7 +118,7 @@ import TestSupport
         try v.write("---\nup: \"[[Trips/Lisbon]]\"\n---\n# B\n", "B.md")
         try v.write("# C\nnothing\n", "C.md")
         let session = try v.session()
-        let plan = try session.movePlan("Trips/Lisbon.md", to: "Lisboa", texts: ["C.md": "# C\nunsaved [[Lisbon]]\n"])
+        let plan = try session.movePlan("Trips/Lisbon.md", to: "Lisboa", texts: [PathKey("C.md"): "# C\nunsaved [[Lisbon]]\n"])
         #expect(plan.from == "Trips/Lisbon.md" && plan.to == "Trips/Lisboa.md")
         #expect(plan.edits.map(\.path) == ["A.md", "B.md", "C.md"])
         #expect(plan.edits[2].after == "# C\nunsaved [[Lisboa|Lisbon]]\n")  // the buffer's text, edited

@@ -1,6 +1,10 @@
 import Foundation
 import SheafCore
 import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import SheafWatch
 
 @Suite struct VaultWatcherTests {
@@ -95,6 +99,30 @@ import Testing
         box.write("marker\n", "marker.md")
         let later = try gather(watcher) { $0.changes.wrote("marker.md") }
         #expect(later.changes.paths == [PathKey("marker.md")], "\(later.changes)")
+    }
+
+    /// Regression: the watches under a folder were found with `==` on Strings, so moving `café/`
+    /// (NFC) out of the vault also dropped the watch of its twin `café/` (NFD), whose edits were
+    /// then never seen and the index went stale.
+    @Test func aFolderMovedOutKeepsTheWatchOfItsTwinFolder() throws {
+        let box = TemporaryVault()
+        defer { box.remove() }
+        let outside = TemporaryVault()
+        defer { outside.remove() }
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        for folder in [nfc, nfd] {
+            #expect(mkdir(box.root + "/" + folder, 0o755) == 0)
+            ByteName.write("a\n", name: Array((folder + "/a.md").utf8), in: box.root)
+        }
+        let watcher = try VaultWatcher(vault: box.vault)
+        let before = watcher.watchedFolders
+        #expect(rename(box.root + "/" + nfc, outside.root + "/gone") == 0)
+        let got = try gather(watcher) { $0.changes.recheck.contains(PathKey(nfc)) }
+        #expect(got.changes.recheck.map { Array($0.path.utf8) } == [Array(nfc.utf8)], "\(got.changes)")
+        #expect(watcher.watchedFolders == before - 1)
+        ByteName.write("edited\n", name: Array((nfd + "/a.md").utf8), in: box.root)
+        let later = try gather(watcher) { $0.changes.wrote(nfd + "/a.md") }
+        #expect(later.changes.paths.map { Array($0.path.utf8) } == [Array((nfd + "/a.md").utf8)], "\(later.changes)")
     }
 
     @Test func deletionsAreRemovals() throws {

@@ -33,7 +33,7 @@ struct Log: ParsableCommand {
             line += "\(text: entry.commit.summary)"
             if let old = entry.oldPath, let path = entry.path {
                 line += "  [\(old) -> \(path)]"
-            } else if let path = entry.path, path != history.path {
+            } else if let path = entry.path, !(history.path.map { PathBytes.same(path, $0) } ?? false) {  // a twin's path is another
                 line += "  [\(path)]"
             }
             Terminal.out(line)

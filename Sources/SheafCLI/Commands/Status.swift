@@ -44,10 +44,11 @@ struct Status: ParsableCommand {
         }
         if !status.conflicts.isEmpty {
             // As git lists unmerged paths: each note, then its conflict files.
-            let notes = Dictionary(grouping: status.conflicts, by: \.original)
+            // By bytes: the conflicts of `café.md` in NFC and in NFD are two notes' conflicts.
+            let notes = Dictionary(grouping: status.conflicts, by: { PathKey($0.original) })
             Terminal.out("notes with conflicts (`sheaf resolve NOTE --keep local|remote|both` settles one):")
-            for note in notes.keys.sorted() {
-                Terminal.out("  conflict \(note)  (\(notes[note]!.map(\.path).joined(separator: ", ")))")
+            for note in notes.keys.sorted(by: { PathBytes.sortsBefore($0.path, $1.path) }) {
+                Terminal.out("  conflict \(note.path)  (\(notes[note]!.map(\.path).joined(separator: ", ")))")
             }
         }
         if !status.shares.isEmpty {
