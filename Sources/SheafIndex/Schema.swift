@@ -171,8 +171,19 @@ enum Schema {
         migrator.registerMigration("v10-no-tag-key-index") { db in
             try db.execute(sql: "DROP INDEX tags_key")
         }
+        // FTS5 writes its pending terms out as a new segment each time they pass `hashsize`
+        // bytes (1 MB by default), and every few segments are merged again: a cold build of 10k
+        // notes wrote ~100 segments. 16 MB writes a sixteenth of them and merges far less (see
+        // BENCHMARKS.md). A small update commits long before that, so only big batches (a first
+        // build, a clone, a large pull) hold up to 16 MB of terms in memory.
+        migrator.registerMigration("v11-fts-hash-size") { db in
+            try db.execute(sql: "INSERT INTO note_fts (note_fts, rank) VALUES ('hashsize', \(ftsHashSize))")
+        }
         return migrator
     }
+
+    /// FTS5's `hashsize`: how many bytes of pending terms it keeps before writing a segment.
+    static let ftsHashSize = 16 << 20
 
     /// Empties the catalog and the full-text rows and marks the index for a rebuild, for a
     /// migration after which what is stored about every file is stale: the next scan reads every
