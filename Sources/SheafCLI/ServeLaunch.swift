@@ -32,5 +32,5 @@ extension Sheaf {
     nonisolated(unsafe) public static var server: ((ServeLaunch) throws -> Void)?
 
     /// The executable that links the server.
-    public static let serverExecutable = "sheaf-serve"
+    static let serverExecutable = "sheaf-serve"
 }
