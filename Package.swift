@@ -2,7 +2,6 @@
 // Sheaf: a notes store that lives in plain files.
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafLSP (`sheaf lsp`) -> SheafKit
-//                     -> SheafServe (`sheaf serve`: Hummingbird, Mustache) -> SheafKit, SheafCore
 //                     -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
@@ -14,9 +13,13 @@
 //   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
 //                     -> CAllocationWatch (whether an allocation failed under the helper's cap)
 //                     -> SheafFiles (ThumbnailBatch) -> SheafCore
+//   sheaf-serve -> SheafCLI (above)
+//               -> SheafServe (`sheaf serve`: Hummingbird, Mustache) -> SheafKit, SheafCore
 //   sheaf-merge-file -> SheafText
-// Three executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
+// Four executables: only `sheaf-thumbnailer` links libvips; `sheaf` runs it when a command makes
 // thumbnails (SheafFiles/ThumbnailBatch.swift), so other commands never load the image library.
+// Only `sheaf-serve` links the web server; `sheaf serve` becomes it (execve, the same process), so
+// no other command maps Hummingbird, NIO or TLS at start (SheafCLI/ServeLaunch.swift).
 // `sheaf-merge-file` is git's merge driver without Foundation (it starts in a few milliseconds);
 // it hands what it cannot merge alone to `sheaf merge-file`.
 import PackageDescription
@@ -32,11 +35,16 @@ let git2LinkedAtStart: [LinkerSetting] = []
 let git2LinkedAtStart: [LinkerSetting] = [.linkedLibrary("git2")]
 #endif
 
+// Relative relocations packed (DT_RELR, lld): the loader applies ~89,000 of them at every start of
+// `sheaf`, and as RELA entries they were 2 MB of .rela.dyn read and walked.
+let packedRelocations: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+
 let package = Package(
     name: "Sheaf",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "sheaf", targets: ["sheaf"]),
+        .executable(name: "sheaf-serve", targets: ["sheaf-serve"]),
         .executable(name: "sheaf-thumbnailer", targets: ["sheaf-thumbnailer"]),
         .executable(name: "sheaf-merge-file", targets: ["sheaf-merge-file"]),
     ],
@@ -147,7 +155,7 @@ let package = Package(
         .target(
             name: "SheafCLI",
             dependencies: [
-                "SheafKit", "SheafCore", "SheafLSP", "SheafServe",
+                "SheafKit", "SheafCore", "SheafLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"]
@@ -155,16 +163,20 @@ let package = Package(
         .executableTarget(
             name: "sheaf",
             dependencies: ["SheafCLI"],
-            // Relative relocations packed (DT_RELR, lld): the loader applies ~89,000 of them at
-            // every start, and as RELA entries they were 2 MB of .rela.dyn read and walked.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+            linkerSettings: packedRelocations
+        ),
+        // `sheaf serve`: the same CLI with the web server handed in; `sheaf serve` becomes it.
+        .executableTarget(
+            name: "sheaf-serve",
+            dependencies: ["SheafCLI", "SheafServe"],
+            linkerSettings: packedRelocations
         ),
         // git's merge driver: the note merge alone, without Foundation, in a process that starts
         // in a few milliseconds; it hands anything it cannot merge alone to `sheaf merge-file`.
         .executableTarget(
             name: "sheaf-merge-file",
             dependencies: ["SheafText"],
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+            linkerSettings: packedRelocations
         ),
         // The helper's allocator, watched: an allocation that fails under the helper's memory cap
         // marks the image as too large to decode (ThumbnailHelper.swift), whatever a library says.
@@ -227,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-thumbnailer", "sheaf-merge-file", "MediaFixtures"]
+            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-serve", "sheaf-thumbnailer", "sheaf-merge-file", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,8 @@
 // Thumbnails are made by another executable, `sheaf-thumbnailer`, the only one linked with
 // libvips: a command that makes none never loads the image library, and untrusted images are
 // decoded outside this process. One helper runs per batch of images (not one per image); it is
-// found beside this process's own executable (how scripts/install and the build folder lay them
-// out), else on PATH. A missing helper is an error the caller reports as skipped thumbnails.
+// found as every sibling executable is (SiblingExecutable: beside `sheaf`, else on PATH). A
+// missing helper is an error the caller reports as skipped thumbnails.
 // A helper that dies (a decoder's crash) costs only the images it was decoding: they are refused,
 // and a new helper takes the rest.
 import Foundation
@@ -16,28 +16,10 @@ enum ThumbnailerProcess {
     /// The helper's executable: beside this process's executable, else the first on PATH.
     static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SheafError) -> String {
         let name = ThumbnailBatch.helperName
-        let own = ownExecutable()
-        var folders: [String] = []
-        if let own { folders.append((own as NSString).deletingLastPathComponent) }
-        folders += (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        for folder in folders {
-            let candidate = folder + "/" + name
-            var info = stat()
-            if stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        throw SheafError("cannot find the thumbnail helper `\(name)`", path: own.map { ($0 as NSString).deletingLastPathComponent },
+        if let found = SiblingExecutable.locate(name, environment: environment) { return found }
+        throw SheafError("cannot find the thumbnail helper `\(name)`", path: SiblingExecutable.ownFolder(),
                          cause: "it is neither beside `sheaf` nor on PATH, so no thumbnail was made",
                          hint: "install both executables (scripts/install); the attachments get their thumbnails on the next `sheaf index`")
-    }
-
-    /// This process's executable (resolved, from /proc/self/exe).
-    static func ownExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Runs `batch` through the helper at `executable`; returns one result per file, in order.

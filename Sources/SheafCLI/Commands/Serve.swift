@@ -1,11 +1,12 @@
 // `sheaf serve`: the vault in a browser, on 127.0.0.1 unless --listen says otherwise. Prints the
 // URL to open (it holds the access token) on stdout, and the in-process watcher's events on
 // stderr as `sheaf watch` does. Runs until SIGINT or SIGTERM. Security model: docs/serve.md.
+// The server itself runs in `sheaf-serve` (ServeLaunch.swift): parsed and validated here, the
+// command becomes that executable, which parses it again and serves in the same process.
 import ArgumentParser
 import Foundation
 import SheafCore
 import SheafKit
-import SheafServe
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration.sheaf(
@@ -34,16 +35,13 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        var options = ServeOptions()
-        options.address = listen
-        options.port = port
-        options.readOnly = readOnly
-        options.insecureListen = insecureListen
-        if let tlsCert, let tlsKey { options.tls = ServeTLS(certificateFile: tlsCert, keyFile: tlsKey) }
-        options.sync = !noSync
-        if let refusal = options.refusal() { throw refusal }
-        let session = try global.open(showingEvents: false)
-        let server = SheafServer(vault: session.vault, options: options)
-        try server.run(running: { url in Terminal.out("Open \(text: url)") }, events: EventLines.watch())
+        guard let server = Sheaf.server else {
+            try SiblingExecutable.become(Sheaf.serverExecutable, arguments: CommandLine.arguments,
+                                         missing: "`sheaf serve` runs in it")
+        }
+        try server(ServeLaunch(port: port, listen: listen, insecureListen: insecureListen, tlsCertificate: tlsCert,
+                               tlsKey: tlsKey, readOnly: readOnly, sync: !noSync,
+                               open: { () throws(SheafError) in try global.open(showingEvents: false) },
+                               announce: { url in Terminal.out("Open \(text: url)") }, events: EventLines.watch()))
     }
 }
