@@ -6,27 +6,27 @@
 // reaches the one it spells.
 
 public struct LinkTargets: Sendable {
-    private var byPath: [String: [String]] = [:]
-    private var byFileName: [String: [String]] = [:]
-    private var byNoteStem: [String: [String]] = [:]
+    private var byPath = FilesByKey()
+    private var byFileName = FilesByKey()
+    private var byNoteStem = FilesByKey()
 
     public init(paths: some Sequence<String>) {
         for path in paths { add(path) }
     }
 
     public mutating func add(_ path: String) {
-        byPath[path.lowercased(), default: []].append(path)
-        byFileName[VaultPath.fileName(path).lowercased(), default: []].append(path)
-        if VaultPath.isNote(path) { byNoteStem[VaultPath.stem(path).lowercased(), default: []].append(path) }
+        byPath.add(path, at: path.lowercased())
+        byFileName.add(path, at: VaultPath.fileName(path).lowercased())
+        if VaultPath.isNote(path) { byNoteStem.add(path, at: VaultPath.stem(path).lowercased()) }
     }
 
     public mutating func remove(_ path: String) {
-        byPath[path.lowercased()]?.removeAll { PathBytes.same($0, path) }
-        byFileName[VaultPath.fileName(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
-        byNoteStem[VaultPath.stem(path).lowercased()]?.removeAll { PathBytes.same($0, path) }
+        byPath.remove(path, at: path.lowercased())
+        byFileName.remove(path, at: VaultPath.fileName(path).lowercased())
+        byNoteStem.remove(path, at: VaultPath.stem(path).lowercased())
     }
 
-    public func contains(_ path: String) -> Bool { byPath[path.lowercased()]?.isEmpty == false }
+    public func contains(_ path: String) -> Bool { byPath.holds(path.lowercased()) }
 
     /// The vault path a link points at, nil when it points nowhere. A link to a heading or block
     /// of its own note (`[[#Heading]]`, `[t](#heading)`) points at that note.
@@ -65,8 +65,8 @@ public struct LinkTargets: Sendable {
         guard let lookup = Lookup(target, from: notePath) else { return [] }
         if let hit = exact(lookup.path) { return [hit] }
         guard let name = lookup.name else { return [] }
-        var candidates = byFileName[name] ?? []
-        if candidates.isEmpty { candidates = byNoteStem[name] ?? [] }
+        var candidates = byFileName[name]
+        if candidates.isEmpty { candidates = byNoteStem[name] }
         candidates = Self.spelled(candidates, as: VaultPath.fileName(target)) { VaultPath.fileName($0) }
         if target.contains("/") {
             let suffix = "/" + target.lowercased()
@@ -82,7 +82,8 @@ public struct LinkTargets: Sendable {
     func exact(_ path: String) -> String? {
         guard let key = Self.pathKey(path), let written = VaultPath.normalize(path) else { return nil }
         for (key, written) in [(key, written), (key + ".md", written + ".md")] {
-            if let files = byPath[key], !files.isEmpty { return Self.spelled(files, as: written) { $0 }.first }
+            let files = byPath[key]
+            if !files.isEmpty { return Self.spelled(files, as: written) { $0 }.first }
         }
         return nil
     }
@@ -165,5 +166,33 @@ public struct LinkTargets: Sendable {
             let (ra, rb) = (rank(a), rank(b))
             return ra != rb ? ra < rb : PathBytes.precedes(a, b)
         }
+    }
+}
+
+/// Files by a lookup key, in the order they were added. Nearly every key holds one file (twins
+/// that differ only in case or composition, and notes that share a file name, are the rare
+/// rest), so the first is kept on its own and only the others in a list: a table of 10k keys
+/// each holding a one-element array made 10k arrays to allocate, retain and free for every `mv`.
+struct FilesByKey: Sendable {
+    private var first: [String: String] = [:]
+    private var others: [String: [String]] = [:]
+
+    subscript(key: String) -> [String] {
+        guard let path = first[key] else { return [] }
+        guard let more = others[key] else { return [path] }
+        return [path] + more
+    }
+
+    func holds(_ key: String) -> Bool { first[key] != nil }
+
+    mutating func add(_ path: String, at key: String) {
+        if first[key] == nil { first[key] = path } else { others[key, default: []].append(path) }
+    }
+
+    mutating func remove(_ path: String, at key: String) {
+        var files = self[key].filter { !PathBytes.same($0, path) }
+        guard files.count < self[key].count else { return }
+        first[key] = files.isEmpty ? nil : files.removeFirst()
+        others[key] = files.isEmpty ? nil : files
     }
 }
