@@ -21,8 +21,25 @@ public enum Loopback {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// A port nothing listens on right now (bound once, then released).
+    /// A port nothing listens on right now (bound once, then released), picked below the
+    /// kernel's ephemeral range (32768-60999 here): a port the kernel chose there could be
+    /// handed to an outgoing connection of a parallel test (git, curl, the servers' clients)
+    /// before the server meant to listen on it bound it, and that server failed to start (seen
+    /// once in a full run: sshd for a share test).
     public static func freePort() -> Int {
+        for _ in 0..<64 {
+            let port = Int.random(in: 20_000..<32_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { break }
+            var address = address(port: port)
+            let bound = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(fd)
+            if bound { return port }
+        }
         guard let (fd, port) = bind() else { return 0 }
         close(fd)
         return port
