@@ -40,7 +40,7 @@ import Testing
         #expect(fsyncs.count < 40, "\(fsyncs.count) syncs for 120 notes")
         let copy = temp.path + "/copy"
         #expect(CLI.read(copy + "/Folder 3/Sub 1/Note 13.md") == "---\ntags: [t6]\n---\n# Note 13\n\nline of note 13\n")
-        #expect(CLI.run(["search", "line"], in: copy).stdout.contains("Note 119"))
+        #expect(CLI.run(["search", "\"note 119\"", "--paths"], in: copy).stdout.contains("Folder 4/Sub 2/Note 119.md"), "the clone indexed the last note")
         #expect(Replicas.git(["status", "--porcelain"], in: copy).stdout.isEmpty, "git sees the checkout as clean")
     }
 
