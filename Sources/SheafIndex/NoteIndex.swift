@@ -10,6 +10,7 @@
 //   A read command running meanwhile sees the old index or the new one, never half of one.
 import Foundation
 import GRDB
+import GRDBSQLite
 import SheafCore
 
 /// Why the index had to be rebuilt from scratch.
@@ -234,11 +235,26 @@ public final class NoteIndex: @unchecked Sendable {
             if mode == .normal {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA foreign_keys = ON")
+                try keepWALFiles(db)
             }
             db.add(tokenizer: StemAndWordTokenizer.self)  // the FTS table's tokenizer, on every connection
             try FolderFilter.register(db)  // `in:` and `ls --folder`
         }
         return config
+    }
+
+    /// The -wal and -shm files stay between commands, the -wal emptied by the last connection to
+    /// close (once its checkpoint is on disk). By default SQLite deletes both at that close, so
+    /// every command created two files and deleted them again: a tenth of a `sheaf search` in a
+    /// 200-note vault was the kernel making and freeing those inodes. An empty -wal holds no
+    /// frame to replay, so a database put in its place (a full build renamed over it, which
+    /// also removes both first) never meets an old one's pages.
+    private static func keepWALFiles(_ db: Database) throws {
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // Any limit at all makes the last close truncate the -wal to zero bytes; 64 MB also
+        // bounds what a long write leaves allocated between its checkpoints.
+        try db.execute(sql: "PRAGMA journal_size_limit = 67108864")
     }
 
     /// A WAL database in a folder that cannot be written opens only as immutable (SQLite

@@ -72,4 +72,31 @@ import Testing
             #expect(MarkdownScan.plainText(bytes, 0, bytes.count) == MarkdownScan.plainTextByCharacters(bytes, 0, bytes.count), "\(line.debugDescription)")
         }
     }
+
+    /// Snippets of ASCII lines are made plain by bytes (`plainTextASCII`): on lines built from every
+    /// piece of syntax the walk by Characters knows, in any order and nesting, it must give exactly
+    /// what that walk gives; a line with a non-ASCII byte or a CR takes the walk itself.
+    @Test func plainTextOfAnASCIILineByBytesGivesWhatTheWalkByCharactersGives() {
+        let pieces = ["a", "run", " ", "\t", "*", "_", "`", "~", "!", "[", "]", "[[", "]]", "(", ")", "|", "<", ">", "/", "<b>",
+                      "</i>", "< b", "<3", "-", "+", "#", "[[Note|alias]]", "[[a|]]", "[[|]]", "[[]]", "![[img.png]]", "![x](u)",
+                      "[x](u)", "[x] (u)", "> ", "- ", "+ ", "* ", "\u{1B}", "x_y", "**b**"]
+        var generator = SystemRandomNumberGenerator()
+        var lines = pieces + ["", "  ", "[[a|b|c]]", "[[a||]]", "![[", "![", "[[x", "<a", "<", "- - > + x", "-\t> *"]
+        for _ in 0..<5000 {
+            lines.append((0..<Int.random(in: 1...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for line in lines {
+            let bytes = Array(line.utf8)
+            #expect(MarkdownScan.isPlainASCII(bytes, 0, bytes.count))
+            #expect(MarkdownScan.plainTextASCII(bytes, 0, bytes.count) == MarkdownScan.plainTextByCharacters(bytes, 0, bytes.count), "\(line.debugDescription)")
+            // From an offset too, as the scanner calls it for the pieces of a line outside comments.
+            if bytes.count > 2 {
+                #expect(MarkdownScan.plainTextASCII(bytes, 1, bytes.count - 1) == MarkdownScan.plainTextByCharacters(bytes, 1, bytes.count - 1), "\(line.debugDescription)")
+            }
+        }
+        for other in ["caf\u{E9} *x*", "a\r\nb", "e\u{301}*", "*\u{301}x"] {
+            let bytes = Array(other.utf8)
+            #expect(!MarkdownScan.isPlainASCII(bytes, 0, bytes.count))
+        }
+    }
 }
