@@ -14,16 +14,21 @@ public struct LinkTargets: Sendable {
         for path in paths { add(path) }
     }
 
+    // One lower-casing a path: its name and stem keys are cut from its key. Swift lower-cases
+    // scalar by scalar (no context, not even Greek's final sigma), and no scalar lower-cases to
+    // `/` or `.`, so the name of the lower-cased path is the lower-cased name.
     public mutating func add(_ path: String) {
-        byPath.add(path, at: path.lowercased())
-        byFileName.add(path, at: VaultPath.fileName(path).lowercased())
-        if VaultPath.isNote(path) { byNoteStem.add(path, at: VaultPath.stem(path).lowercased()) }
+        let key = path.lowercased()
+        byPath.add(path, at: key)
+        byFileName.add(path, at: VaultPath.fileName(key))
+        if VaultPath.isNote(path) { byNoteStem.add(path, at: VaultPath.stem(key)) }
     }
 
     public mutating func remove(_ path: String) {
-        byPath.remove(path, at: path.lowercased())
-        byFileName.remove(path, at: VaultPath.fileName(path).lowercased())
-        byNoteStem.remove(path, at: VaultPath.stem(path).lowercased())
+        let key = path.lowercased()
+        byPath.remove(path, at: key)
+        byFileName.remove(path, at: VaultPath.fileName(key))
+        byNoteStem.remove(path, at: VaultPath.stem(key))
     }
 
     public func contains(_ path: String) -> Bool { byPath.holds(path.lowercased()) }

@@ -103,11 +103,12 @@ struct BatchWriter {
         }
         if !note.tags.isEmpty {
             let insertTag = try db.cachedStatement(sql: "INSERT INTO tags (note, tag, key) VALUES (?, ?, ?)")
-            for tag in note.tags { try insertTag.execute(arguments: [noteRow, tag, tag.lowercased()]) }
+            for tag in note.tags { try insertTag.execute(arguments: [noteRow, tag, NoteIndex.tagKey(tag)]) }
         }
-        let insertLink = try db.cachedStatement(sql: "INSERT INTO links (note, kind, target, target_key, byte_offset) VALUES (?, ?, ?, ?, ?)")
+        let insertLink = try db.cachedStatement(sql: "INSERT INTO links (note, kind, target, target_key, byte_offset, no_name) VALUES (?, ?, ?, ?, ?, ?)")
         for (link, offset) in zip(note.links, note.linkOffsets) where !link.target.isEmpty {
-            try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target), offset])
+            try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target), offset,
+                                               NoteIndex.endsInNoName(link.target) ? 1 : 0])
         }
         try insertText(db, item, ftsRowid: ftsRowid)
     }

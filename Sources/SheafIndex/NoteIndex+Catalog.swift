@@ -108,30 +108,50 @@ extension NoteIndex {
         try reading { db in try String.fetchAll(db, sql: "SELECT path FROM notes UNION ALL SELECT path FROM files") }
     }
 
-    /// The links whose target key (file name, lower-cased, without a note extension) is `key`.
-    public func links(toKey key: String) throws(SheafError) -> [StoredLink] {
+    /// The links that may reach a file at one of `paths`, or that a change to those files (added,
+    /// removed, either end of a move) can concern, by the rule of `LinkTargets.Change`: a superset
+    /// the caller resolves. Those whose target key is that of such a file's name or stem, and the
+    /// few whose target ends in no file name (`Folder/`, `Note.md/.`), which only their whole path
+    /// decides. Both by index: `backlinks`, `mv`, `rm` and `new` read these, never every link.
+    public func links(concerning paths: [String]) throws(SheafError) -> [StoredLink] {
         try reading { db in
-            try Row.fetchAll(db, sql: "SELECT n.path, l.kind, l.target FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ?",
-                             arguments: [key]).compactMap(Self.storedLink)
+            try Row.fetchAll(db, sql: Self.concerning("n.path, l.kind, l.target", paths), arguments: StatementArguments(Self.keys(paths)))
+                .compactMap(Self.storedLink)
         }
     }
 
-    /// The links whose target key is `key`, each with the title, hash and identity of the note
-    /// holding it
-    /// and where it is written there, in the order the notes hold them: what a page of backlinks
+    /// `links(concerning:)`, each with the title, hash and identity of the note holding it and
+    /// where it is written there, in the order the notes hold them: what a page of backlinks
     /// needs to show each link's line.
-    public func linkPlaces(toKey key: String) throws(SheafError) -> [StoredLinkPlace] {
+    public func linkPlaces(concerning paths: [String]) throws(SheafError) -> [StoredLinkPlace] {
         try reading { db in
-            try Row.fetchAll(db, sql: """
-                SELECT n.path, l.kind, l.target, n.title, n.hash, l.byte_offset, n.size, n.mtime_ns, n.inode
-                FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key = ? ORDER BY l.rowid
-                """, arguments: [key]).compactMap { row in
-                Self.storedLink(row).map {
-                    StoredLinkPlace(link: $0, noteTitle: row[3], noteHash: row[4], noteFile: VaultFile(
-                        path: row[0], size: row[6], mtimeNanoseconds: row[7], inode: UInt64(bitPattern: row[8])), offset: row[5])
+            let sql = Self.concerning("n.path, l.kind, l.target, n.title, n.hash, l.byte_offset, n.size, n.mtime_ns, n.inode, l.rowid", paths)
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Self.keys(paths)))
+                .sorted { ($0[9] as Int64) < ($1[9] as Int64) }
+                .compactMap { row in
+                    Self.storedLink(row).map {
+                        StoredLinkPlace(link: $0, noteTitle: row[3], noteHash: row[4], noteFile: VaultFile(
+                            path: row[0], size: row[6], mtimeNanoseconds: row[7], inode: UInt64(bitPattern: row[8])), offset: row[5])
+                    }
                 }
-            }
         }
+    }
+
+    /// The target keys of `links(concerning:)`: those of each path's file name and stem.
+    private static func keys(_ paths: [String]) -> [String] {
+        Array(Set(paths.flatMap { [linkKey($0), linkKey(VaultPath.stem($0))] }))
+    }
+
+    /// The query of `links(concerning:)`, selecting `columns` of `links l JOIN notes n`, each
+    /// side from an index: `links_target_key`, and the partial `links_not_a_name`. No order:
+    /// the halves do not overlap.
+    private static func concerning(_ columns: String, _ paths: [String]) -> String {
+        let marks = Array(repeating: "?", count: keys(paths).count).joined(separator: ", ")
+        return """
+            SELECT \(columns) FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key IN (\(marks)) AND l.no_name = 0
+            UNION ALL
+            SELECT \(columns) FROM links l JOIN notes n ON n.rowid = l.note WHERE l.no_name = 1
+            """
     }
 
     /// Every link of every note (those with a target: not `[[#Heading]]` within a note).

@@ -61,11 +61,6 @@ extension NoteIndex {
         report.changes = changes
     }
 
-    /// The key a link target is looked up by: its file name, lower-cased, without a note extension.
-    static func linkKey(_ target: String) -> String {
-        VaultPath.withoutNoteExtension(VaultPath.fileName(target)).lowercased()
-    }
-
     static func replaceFiles(_ db: Database, _ files: [VaultFile]) throws {
         try db.execute(sql: "DELETE FROM files")
         try insertFiles(db, files)
@@ -74,7 +69,7 @@ extension NoteIndex {
     static func insertFiles(_ db: Database, _ files: [VaultFile]) throws {
         let statement = try db.makeStatement(sql: "INSERT INTO files (path, name_key, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?)")
         for f in files {
-            try statement.execute(arguments: [f.path, VaultPath.fileName(f.path).lowercased(), f.size, f.mtimeNanoseconds,
+            try statement.execute(arguments: [f.path, nameKey(f.path), f.size, f.mtimeNanoseconds,
                                               Int64(bitPattern: f.inode)])
         }
     }

@@ -179,6 +179,21 @@ enum Schema {
         migrator.registerMigration("v11-fts-hash-size") { db in
             try db.execute(sql: "INSERT INTO note_fts (note_fts, rank) VALUES ('hashsize', \(ftsHashSize))")
         }
+        // Tag, link and file-name keys were lower-cased only, so an NFC and an NFD spelling were
+        // two keys (IndexKey.swift): every file is read again (an index behind its schema is
+        // rebuilt whole in any case, `NoteIndex.init`). The few links whose target ends in no
+        // file name (`no_name`) get an index of their own, so that `mv` and `rm` find the links
+        // they may concern by index alone (`links(concerning:)`), not by reading every link. A
+        // column, not an expression: with `WHERE substr(target, -1) = '.'` as the index's
+        // condition, every `DELETE FROM links WHERE note = ?` opened a statement savepoint, at
+        // which FTS5 writes what it holds as a segment: one segment per rewritten note.
+        migrator.registerMigration("v12-canonical-keys") { db in
+            try forgetEveryFile(db)
+            try db.execute(sql: """
+                ALTER TABLE links ADD COLUMN no_name INTEGER NOT NULL DEFAULT 0;  -- 1: the target ends in `.` or `/`
+                CREATE INDEX links_not_a_name ON links(note) WHERE no_name = 1;
+                """)
+        }
         return migrator
     }
 

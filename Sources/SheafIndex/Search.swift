@@ -177,16 +177,17 @@ extension NoteIndex {
     static func condition(_ filter: SearchFilter) -> (String, [DatabaseValueConvertible]) {
         switch filter {
         case .tag(let tag):
-            let key = tag.lowercased()
+            let key = NoteIndex.tagKey(tag)
+            // substr() counts characters (code points) in text, not bytes.
             return ("EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rowid AND (t.key = ? OR substr(t.key, 1, ?) = ?))",
-                    [key, key.utf8.count + 1, key + "/"])
+                    [key, key.unicodeScalars.count + 1, key + "/"])
         case .folder(let folder):
             return FolderFilter.condition(folder)
         case .after(let date): return ("n.created >= ?", [date.timeIntervalSince1970])
         case .before(let date): return ("n.created < ?", [date.timeIntervalSince1970])
         case .isConflict: return ("n.is_conflict = 1", [])
         case .hasAttachment:
-            return ("EXISTS (SELECT 1 FROM links l JOIN files f ON f.name_key = lower(l.target) OR f.name_key = lower(replace(l.target, rtrim(l.target, replace(l.target, '/', '')), '')) WHERE l.note = n.rowid)", [])
+            return ("EXISTS (SELECT 1 FROM links l JOIN files f ON f.name_key = l.target_key WHERE l.note = n.rowid)", [])
         case .links(let target):
             return ("EXISTS (SELECT 1 FROM links l WHERE l.note = n.rowid AND l.target_key = ?)", [linkKey(target)])
         }

@@ -17,7 +17,7 @@ extension VaultSession {
         // By bytes: an NFC/NFD twin of a linking note or of `path` is another file.
         func reaches(_ resolved: String?) -> Bool { resolved.map { PathBytes.same($0, path) } ?? false }
         var byNote: [PathKey: [StoredLinkPlace]] = [:]
-        for row in try index.linkPlaces(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
+        for row in try index.linkPlaces(concerning: [path])
         where reaches(targets.resolve(row.link.target, from: row.link.notePath)) {
             byNote[PathKey(row.link.notePath), default: []].append(row)
         }

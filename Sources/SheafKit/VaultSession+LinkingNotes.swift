@@ -10,12 +10,13 @@ import SheafCore
 
 extension VaultSession {
     /// The notes among `notes` with a link whose target `matches` (target as written, the linking
-    /// note's path), parsed. Notes the index leaves out (Obsidian's excluded files, which still
-    /// get their links kept) are all parsed, and so is every note when the index cannot be
-    /// brought up to date.
-    func notesWithLinks(among notes: [VaultFile], where matches: (String, String) -> Bool) -> [CatalogNote] {
+    /// note's path), parsed, where `matches` says yes only to links a change to the files at
+    /// `paths` can concern (`LinkTargets.Change.mayConcern`): only those links' rows are read.
+    /// Notes the index leaves out (Obsidian's excluded files, which still get their links kept)
+    /// are all parsed, and so is every note when the index cannot be brought up to date.
+    func notesWithLinks(among notes: [VaultFile], concerning paths: [String], where matches: (String, String) -> Bool) -> [CatalogNote] {
         guard let index = try? freshIndex(mustUpdate: true).0, let indexed = try? index.allPaths(),
-              let links = try? index.allLinks() else {
+              let links = try? index.links(concerning: paths) else {
             return Catalog.parse(notes, in: vault)
         }
         var wanted = Set<PathKey>()

@@ -80,7 +80,10 @@ extension VaultSession {
         try refuseOccupied(target, movingFrom: from, targets: targets)
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
-        let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files)
+        // What every link reaches with the note where it is and where it goes, made once: each
+        // is a copy of the vault's table (10k paths), and the three steps below share them.
+        let tables = Self.linkTargets(targets, moving: from, to: target)
+        let linking = notesWhoseLinksMove(from: from, to: target, tables: tables, files: files)
         let writer = fileWriter(proof)
         let before = try? writer.read(safeFrom)  // to put its own links back if the move fails
         try AtomicFile.write(from + "\n" + target + "\n", to: moveJournal)
@@ -88,7 +91,7 @@ extension VaultSession {
         // The moved note's own relative links first, in place, then the rename (never over a file).
         var rewritten: [String] = []
         do {
-            if try rewriteOwnLinks(from: from, to: target, targets: targets, writer: writer) { rewritten.append(target) }
+            if try rewriteOwnLinks(from: from, to: target, tables: tables, writer: writer) { rewritten.append(target) }
             try writer.move(safeFrom, to: safeTarget)
         } catch {
             // Refused before anything moved (a note Sheaf will not edit, a folder it may not
@@ -102,7 +105,7 @@ extension VaultSession {
             throw error
         }
         try AtomicFile.write(from + "\n" + target + "\nmoved\n", to: moveJournal)
-        let (others, skipped) = try rewriteLinks(to: from, movedTo: target, targets: targets, notes: linking, writer: writer)
+        let (others, skipped) = try rewriteLinks(to: from, movedTo: target, tables: tables, notes: linking, writer: writer)
         rewritten += others
         try writer.finish()
         removeEmptyFolders(above: from)
@@ -129,19 +132,20 @@ extension VaultSession {
     }
 
     /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
-    private func rewriteOwnLinks(from: String, to target: String, targets: LinkTargets, writer: VaultFileWriter) throws(SheafError) -> Bool {
-        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
+    private func rewriteOwnLinks(from: String, to target: String, tables: (before: LinkTargets, after: LinkTargets),
+                                 writer: VaultFileWriter) throws(SheafError) -> Bool {
+        let (before, after) = tables
         let edit = Self.linkEdit(of: from, movingTo: target, moves: [PathKey(from): target], before: before, after: after)
         return try editNote(from, with: writer, edit) != .unchanged
     }
 
     /// The notes (other than the moved one) with a link that would no longer reach its file once
     /// `from` is at `target` (VaultSession+LinkingNotes), parsed.
-    func notesWhoseLinksMove(from: String, to target: String, targets: LinkTargets, files: [VaultFile]) -> [CatalogNote] {
+    func notesWhoseLinksMove(from: String, to target: String, tables: (before: LinkTargets, after: LinkTargets), files: [VaultFile]) -> [CatalogNote] {
         let notes = files.filter { $0.isNote && !PathBytes.same($0.path, from) && !PathBytes.same($0.path, target) }
-        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
+        let (before, after) = tables
         let change = LinkTargets.Change(paths: [from, target])
-        return notesWithLinks(among: notes) { link, notePath in
+        return notesWithLinks(among: notes, concerning: [from, target]) { link, notePath in
             guard change.mayConcern(link, from: notePath), let old = before.resolve(link, from: notePath) else { return false }
             return after.resolve(link, from: notePath) != (old == from ? target : old)
         }
@@ -151,9 +155,9 @@ extension VaultSession {
     /// those that pointed at `from`, and those a name the move made ambiguous would take
     /// elsewhere. Each is edited on the note's bytes as they are when it is written. Safe to run
     /// again: a rewritten link reaches its file.
-    private func rewriteLinks(to from: String, movedTo target: String, targets: LinkTargets, notes: [CatalogNote],
-                              writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
-        let (before, after) = Self.linkTargets(targets, moving: from, to: target)
+    private func rewriteLinks(to from: String, movedTo target: String, tables: (before: LinkTargets, after: LinkTargets),
+                              notes: [CatalogNote], writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
+        let (before, after) = tables
         let moves = [PathKey(from): target]
         var rewritten: [String] = []
         var skipped: [VaultWarning] = []
@@ -219,13 +223,14 @@ extension VaultSession {
             let atTarget = fm.fileExists(atPath: vault.absolute(target)) && !FileIdentity.sameFile(vault.absolute(from), vault.absolute(target))
             guard atFrom != atTarget else { return }  // nothing to go on
             if atFrom {
-                _ = try rewriteOwnLinks(from: from, to: target, targets: try catalog().linkTargets, writer: writer)
+                _ = try rewriteOwnLinks(from: from, to: target, tables: Self.linkTargets(try catalog().linkTargets, moving: from, to: target), writer: writer)
                 try writer.move(safeFrom, to: safeTarget)
             }
             invalidate()
         }
         let catalog = try catalog()
-        _ = try rewriteLinks(to: from, movedTo: target, targets: catalog.linkTargets, notes: catalog.notes, writer: writer)
+        _ = try rewriteLinks(to: from, movedTo: target, tables: Self.linkTargets(catalog.linkTargets, moving: from, to: target),
+                             notes: catalog.notes, writer: writer)
         try writer.finish()
         removeEmptyFolders(above: from)
         // Into or out of a share, the file changes repository: each records its side when it commits.

@@ -58,7 +58,7 @@ extension VaultSession {
         }
         try plan(from, movingTo: target)
         // The index's candidates, and every note held unsaved (its links may be new).
-        let linking = notesWhoseLinksMove(from: from, to: target, targets: targets, files: files).map(\.path)
+        let linking = notesWhoseLinksMove(from: from, to: target, tables: (before, after), files: files).map(\.path)
         let unsaved = texts.keys.filter { VaultPath.isNote($0.path) && !PathBytes.same($0.path, from) }
         for key in Set(linking.map(PathKey.init) + unsaved).sorted(by: { PathBytes.precedes($0.path, $1.path) })
         where !PathBytes.same(key.path, target) {

@@ -73,7 +73,7 @@ extension VaultSession {
         invalidate()
         var report = NewNoteReport(path: path, id: id, caseClashes: clashes)
         // Only the links whose target names a file of this name: the index's keyed rows.
-        let named = (try? index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())) ?? []
+        let named = (try? index.links(concerning: [path])) ?? []
         report.tookLinks = Self.linksTakenOver(by: path, known: known, links: named)
         return report
     }

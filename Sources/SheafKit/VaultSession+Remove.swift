@@ -34,7 +34,7 @@ extension VaultSession {
             change.mayConcern(target, from: from) && targets.resolve(target, from: from).map { PathBytes.same($0, note.path) } ?? false
         }
         let others = files.filter { $0.isNote && !PathBytes.same($0.path, note.path) }
-        let linkedFrom = notesWithLinks(among: others, where: reaches).filter { other in
+        let linkedFrom = notesWithLinks(among: others, concerning: [note.path], where: reaches).filter { other in
             other.note.links.contains { reaches($0.target, other.path) }  // the file as it is now decides
         }.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try commitSnapshot(proof)

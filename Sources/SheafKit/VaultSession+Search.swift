@@ -39,7 +39,7 @@ extension VaultSession {
         let (index, _) = try freshIndex()
         let targets = try linkTargets()
         var linking = Set<PathKey>()  // by bytes: twins that link here are two notes
-        for link in try index.links(toKey: VaultPath.withoutNoteExtension(VaultPath.fileName(path)).lowercased())
+        for link in try index.links(concerning: [path])
         where targets.reaches(link.target, from: link.notePath, file: path) {
             linking.insert(PathKey(link.notePath))
         }

@@ -60,4 +60,22 @@ import Testing
         }
         #expect(checked > 1000)
     }
+
+    /// LinkTargets lower-cases a path once and cuts its name and stem keys from that: the same
+    /// keys as lower-casing the name and the stem apart, for names whose lower case could depend
+    /// on what surrounds them (Greek final sigma before `.md`, dotted I, sharp s, the Kelvin sign,
+    /// decomposed accents); a link by each name still reaches its note.
+    @Test func nameAndStemKeysCutFromTheLowerCasedPathAreTheLowerCasedNameAndStem() {
+        let paths = ["Α/ΟΔΟΣ.md", "ΟΔΟΣ.png", "İstanbul/İZMİR.md", "STRASSE/Straße.MD", "\u{212A}elvin.md", "Cafe\u{301}/E\u{301}TE\u{301}.md",
+                     "a.b.c/D.E.md", "Σ/Σ.Σ"]
+        for path in paths {
+            let key = path.lowercased()
+            #expect(Array(VaultPath.fileName(key).utf8) == Array(VaultPath.fileName(path).lowercased().utf8), "\(path)")
+            #expect(Array(VaultPath.stem(key).utf8) == Array(VaultPath.stem(path).lowercased().utf8), "\(path)")
+        }
+        let targets = LinkTargets(paths: paths)
+        for path in paths where VaultPath.isNote(path) {
+            #expect(targets.resolve(VaultPath.stem(path), from: "elsewhere/x.md") == path)
+        }
+    }
 }

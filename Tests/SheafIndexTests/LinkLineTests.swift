@@ -9,8 +9,8 @@ import TestSupport
 
 @Suite struct LinkLineTests {
     /// The lines cut at the stored offsets from the note's file as it was indexed.
-    func lines(_ index: NoteIndex, root: String, key: String = "lisbon") throws -> [String] {
-        try index.linkPlaces(toKey: key).map { row in
+    func lines(_ index: NoteIndex, root: String, path: String = "Lisbon.md") throws -> [String] {
+        try index.linkPlaces(concerning: [path]).map { row in
             let text = String(decoding: try #require(FileManager.default.contents(atPath: root + "/" + row.link.notePath)), as: UTF8.self)
             return Note.linkLines(at: [Note.Place(offset: row.offset, kind: row.link.kind, target: row.link.target)], inText: text)[0]
         }
@@ -22,7 +22,7 @@ import TestSupport
         TestFile.write("---\ncover: \"[[Lisbon]]\"\n---\n  Trains to [[Lisbon]] daily.  \n\n| a | [[Lisbon#Food]] |\n", to: root + "/Porto.md")
         let index = try NoteIndex(vault: vault)
         _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
-        let rows = try index.linkPlaces(toKey: "lisbon")
+        let rows = try index.linkPlaces(concerning: ["Lisbon.md"])
         #expect(try lines(index, root: root) == ["cover: [[Lisbon]]", "Trains to [[Lisbon]] daily.", "| a | [[Lisbon#Food]] |"])
         #expect(rows.allSatisfy { $0.link.notePath == "Porto.md" && $0.noteTitle == "Porto" })
         #expect(rows.map(\.offset) == [14, 42, 69])
@@ -30,7 +30,7 @@ import TestSupport
         TestFile.write("Boats to [[Lisbon]] now.\n", to: root + "/Porto.md")
         _ = try index.apply(VaultChangeSet(changed: ["Porto.md"]), vault: vault, walker: VaultWalker(vault: vault), reread: true)
         #expect(try lines(index, root: root) == ["Boats to [[Lisbon]] now."])
-        #expect(try index.linkPlaces(toKey: "lisbon").map(\.noteHash) == [GitBlobID.of(Array("Boats to [[Lisbon]] now.\n".utf8))])
+        #expect(try index.linkPlaces(concerning: ["Lisbon.md"]).map(\.noteHash) == [GitBlobID.of(Array("Boats to [[Lisbon]] now.\n".utf8))])
     }
 
     /// Regression: a paragraph written as one line was stored whole with each of its links, and

@@ -30,6 +30,20 @@ import TestSupport
         #expect(v.read("Other.md") == "# Other\nnothing here\n")
     }
 
+    /// `mv` reads the link rows a move can concern by their target key; a target that ends in
+    /// no file name (`Trips/Lisbon.md/.`, which reaches the note) has no such key and is found
+    /// by an index of its own: its link is mended too.
+    @Test func mvMendsALinkWhoseTargetEndsInNoFileName() throws {
+        let v = try Self.vault()
+        try v.write("# Dotted\n[[Trips/Lisbon.md/.]]\n", "Dotted.md")
+        let session = try v.session()
+        #expect(try session.backlinks(ofPath: "Trips/Lisbon.md").contains("Dotted.md"))
+        let report = try session.move(try session.resolve("Lisbon"), to: "Places/")
+        #expect(report.rewritten.contains("Dotted.md"))
+        #expect(v.read("Dotted.md") != "# Dotted\n[[Trips/Lisbon.md/.]]\n")
+        #expect(try v.session().backlinks(ofPath: "Places/Lisbon.md").contains("Dotted.md"))
+    }
+
     /// Without an index that can be updated, every note is read, as before the index knew links.
     @Test func mvMendsLinksWhenTheIndexCannotBeUpdated() throws {
         let v = try Self.vault()
