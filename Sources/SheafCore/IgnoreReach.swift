@@ -58,6 +58,12 @@ public struct IgnoreReach: Sendable, Equatable {
 
     /// Whether a rule might ignore the entry called `name`.
     public func mightIgnore(name: String, isFolder: Bool) -> Bool {
+        mightIgnore(name: Substring(name), isFolder: isFolder)
+    }
+
+    /// The walk passes its path's last bytes, no String of their own (not generic: a generic
+    /// across modules looked up its type's metadata on every call of the walk's 10k).
+    public func mightIgnore(name: Substring, isFolder: Bool) -> Bool {
         if isFolder ? anyFolder : anyFile { return true }
         return nameLengths.contains(name.utf8.count) && names.contains(name.lowercased())
     }

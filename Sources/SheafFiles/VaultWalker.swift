@@ -23,6 +23,11 @@ public struct VaultWalker {
     /// lists, which it otherwise passes over like any dot-name: so a writer can clean those a
     /// killed process left, without a walk of its own.
     public var onTemporaryFile: ((String) -> Void)?
+    /// Threads the walk lists folders on, once more than `foldersBeforeThreads` wait to be
+    /// listed; nil: the machine's cores (tests set both to make a small vault's walk take
+    /// threads, or never).
+    var threads: Int?
+    var foldersBeforeThreads = 16
 
     public init(vault: Vault, outsideRules: IgnoreReach? = nil,
                 isIgnored: @escaping (String, Bool) -> Bool = { _, _ in false }) {
@@ -32,47 +37,58 @@ public struct VaultWalker {
     }
 
     /// Every file of the vault, sorted by path (its bytes) unless `sorted` is false (the scanner does not
-    /// need the order, and sorting 100k paths took a tenth of a no-change scan).
+    /// need the order, and sorting 100k paths took a tenth of a no-change scan). Unsorted, the
+    /// order is the walk's own: each folder's files in readdir order, then each subfolder's.
     public func files(sorted: Bool = true) -> (files: [VaultFile], warnings: [VaultWarning]) {
-        var files: [VaultFile] = []
-        var warnings: [VaultWarning] = []
         let realRoot = Self.realPath(vault.root) ?? vault.root
-        walk("", reach: outsideRules, realRoot: realRoot, into: &files, warnings: &warnings)
+        var (files, warnings) = walkTree(from: "", reach: outsideRules, realRoot: realRoot)
         if sorted { files.sort { PathBytes.precedes($0.path, $1.path) } }  // bytes: twins have one order
         return (files, warnings)
     }
 
-    private func walk(_ folder: String, reach inherited: IgnoreReach?, realRoot: String,
-                      into files: inout [VaultFile], warnings: inout [VaultWarning]) {
+    /// What the walk finds in `folder` itself (its subfolders are only named). `questions`
+    /// serialises the calls to `isIgnored` and `excludes`: folders are listed on several threads.
+    func list(_ folder: String, reach inherited: IgnoreReach?, realRoot: String, questions: NSLock) -> FolderListing {
+        var listing = FolderListing()
         let absolute = vault.absolute(folder)
         guard let dir = opendir(absolute) else {
-            warnings.append(VaultWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
-            return
-        }
-        var names: [String] = []
-        var hasGitignore = false
-        while let entry = readdir(dir) {
-            let bytes = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: UInt8.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
-            }
-            if bytes.first == UInt8(ascii: ".") {  // ., .., .git, .sheaf, dot-files and dot-folders
-                if bytes.elementsEqual(".gitignore".utf8) { hasGitignore = true }
-                if let onTemporaryFile, bytes.starts(with: TemporaryName.prefix.utf8), let name = PathBytes.string(bytes) {
-                    onTemporaryFile(VaultPath.join(folder, name))
-                }
-                continue
-            }
-            // A name that is not UTF-8 cannot be a vault path: String(cString:) would repair it
-            // to U+FFFD and so name another file (its twin) or none. It is named and skipped.
-            guard let name = PathBytes.string(bytes) else {
-                warnings.append(VaultWarning(path: VaultPath.join(folder, PathBytes.displayName(bytes)),
-                                            message: "the name is not UTF-8; skipped (rename it to index and commit it)"))
-                continue
-            }
-            names.append(name)
+            listing.warnings.append(VaultWarning(path: folder.isEmpty ? "." : folder, message: "cannot read folder: \(String(cString: strerror(errno)))"))
+            return listing
         }
         defer { closedir(dir) }
         let fd = dirfd(dir)  // stat by name relative to the folder: no walk down the whole path
+        // Each entry's path is built once, from the folder's bytes and the name read in place
+        // (d_name): no array and no String of the name alone, one validation.
+        var pathBytes = Array(folder.utf8)
+        if !folder.isEmpty { pathBytes.append(UInt8(ascii: "/")) }
+        let prefixCount = pathBytes.count
+        var entries: [(path: String, nameCount: Int, info: stat)] = []
+        var hasGitignore = false
+        while let entry = readdir(dir) {
+            let cName = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = UnsafeRawBufferPointer(start: cName, count: strlen(cName))
+            if name.first == UInt8(ascii: ".") {  // ., .., .git, .sheaf, dot-files and dot-folders
+                if name.elementsEqual(".gitignore".utf8) { hasGitignore = true }
+                if onTemporaryFile != nil, name.starts(with: TemporaryName.prefix.utf8), let text = PathBytes.string(name) {
+                    listing.temporaryFiles.append(VaultPath.join(folder, text))
+                }
+                continue
+            }
+            pathBytes.removeSubrange(prefixCount...)
+            pathBytes.append(contentsOf: name)
+            pathBytes.append(0)
+            // A name that is not UTF-8 cannot be a vault path: String(cString:) would repair it
+            // to U+FFFD and so name another file (its twin) or none. It is named and skipped.
+            // (validatingCString: String(validating:as:) is generic, unspecialised, slower.)
+            guard let path = pathBytes.withUnsafeBytes({ String(validatingCString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }) else {
+                listing.warnings.append(VaultWarning(path: VaultPath.join(folder, PathBytes.displayName(name)),
+                                                     message: "the name is not UTF-8; skipped (rename it to index and commit it)"))
+                continue
+            }
+            var info = stat()
+            guard fstatat(fd, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished since readdir
+            entries.append((path, name.count, info))
+        }
         var reach = inherited
         if hasGitignore, let outer = reach,
            let text = try? String(contentsOfFile: absolute + "/.gitignore", encoding: .utf8) {
@@ -80,38 +96,37 @@ public struct VaultWalker {
         } else if hasGitignore {
             reach = nil  // unreadable: ask about everything below
         }
-        func ignored(_ name: String, _ path: String, folder: Bool) -> Bool {
-            if let excludes, excludes(path, folder) { return true }
-            if let reach, !reach.mightIgnore(name: name, isFolder: folder) { return false }
-            return isIgnored(path, folder)
+        listing.childReach = reach
+        func ignored(_ path: String, nameCount: Int, folder: Bool) -> Bool {
+            if let excludes, questions.withLock({ excludes(path, folder) }) { return true }
+            if let reach, !reach.mightIgnore(name: Substring(path.utf8.suffix(nameCount)), isFolder: folder) { return false }
+            return questions.withLock { isIgnored(path, folder) }
         }
-        var subfolders: [String] = []
-        for name in names {
-            let path = VaultPath.join(folder, name)
-            var info = stat()
-            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished since readdir
+        for (path, nameCount, info) in entries {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                if !ignored(name, path, folder: true) { subfolders.append(path) }
+                if !ignored(path, nameCount: nameCount, folder: true) { listing.subfolders.append(path) }
             } else if type == S_IFREG {
-                if !ignored(name, path, folder: false) { files.append(Self.file(path, info)) }
+                if !ignored(path, nameCount: nameCount, folder: false) { listing.files.append(Self.file(path, info)) }
             } else if type == S_IFLNK {
-                let full = absolute + "/" + name
+                let full = vault.absolute(path)
                 guard let target = Self.realPath(full) else { continue }  // dangling
                 guard VaultPathGuard.isReadableTarget(target, realRoot: realRoot) else {
-                    warnings.append(VaultWarning(path: path, message: "symlink leads outside the vault, or into .git, .sheaf or a hidden folder; skipped"))
+                    listing.warnings.append(VaultWarning(path: path, message: "symlink leads outside the vault, or into .git, .sheaf or a hidden folder; skipped"))
                     continue
                 }
                 var targetInfo = stat()
                 // A link to a file inside the vault is read as that file; linked folders are not
                 // followed, so the walk cannot loop.
-                if stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG, !ignored(name, path, folder: false) {
-                    files.append(Self.file(path, targetInfo))
+                if stat(full, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG, !ignored(path, nameCount: nameCount, folder: false) {
+                    listing.files.append(Self.file(path, targetInfo))
                 }
             }
         }
-        for sub in subfolders { walk(sub, reach: reach, realRoot: realRoot, into: &files, warnings: &warnings) }
+        return listing
     }
+
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The files at some vault paths as the walk would find them, without walking: a path is
     /// left out when the walk would not list it (nothing there, a folder, a name or folder
@@ -149,16 +164,13 @@ public struct VaultWalker {
         var reaches: [String: IgnoreReach?] = [:]
         let parts = folder.pathParts(omittingEmpty: false)
         guard folder.isEmpty || walksInto(parts[...], reaches: &reaches) else { return [] }
-        var files: [VaultFile] = []
-        var warnings: [VaultWarning] = []
         let inherited = folder.isEmpty ? outsideRules : reach(in: VaultPath.folder(folder), cache: &reaches)
-        walk(folder, reach: inherited, realRoot: Self.realPath(vault.root) ?? vault.root, into: &files, warnings: &warnings)
-        return files
+        return walkTree(from: folder, reach: inherited, realRoot: Self.realPath(vault.root) ?? vault.root).files
     }
 
     private func ignored(_ name: Substring, _ path: String, folder: Bool, reaches: inout [String: IgnoreReach?]) -> Bool {
         if let reach = reach(in: VaultPath.folder(path), cache: &reaches),
-           !reach.mightIgnore(name: String(name), isFolder: folder) { return false }
+           !reach.mightIgnore(name: name, isFolder: folder) { return false }
         return isIgnored(path, folder)
     }
 
