@@ -158,12 +158,19 @@ public struct LinkTargets: Sendable {
             // Unless the target ends in `.` or `/`, its file name is the last part of every path
             // it is looked up by, and each key of a changed file ends in that file's name or stem:
             // a name that is none of them settles it (most links, one lower-casing each).
-            if let last = target.utf8.last, last != UInt8(ascii: "."), last != UInt8(ascii: "/"),
+            if !target.isEmpty, !LinkTargets.endsInNoFileName(target),
                !nameKeys.contains(VaultPath.fileName(target).lowercased()) { return false }
             guard let lookup = Lookup(target, from: notePath) else { return false }
             if let key = LinkTargets.pathKey(lookup.path), pathKeys.contains(key) || pathKeys.contains(key + ".md") { return true }
             return lookup.name.map(nameKeys.contains) ?? false
         }
+    }
+
+    /// Whether a target ends in no file name (`Folder/`, `Note.md/.`, `x.`): its last part is
+    /// not the name of the file it reaches, so only its whole path tells (`Change.mayConcern`;
+    /// the index keeps such links apart for the same reason, `links.no_name`).
+    public static func endsInNoFileName(_ target: String) -> Bool {
+        target.utf8.last == UInt8(ascii: ".") || target.utf8.last == UInt8(ascii: "/")
     }
 
     /// Among several files of one name: those under the linking note's folder first, then the

@@ -108,7 +108,7 @@ struct BatchWriter {
         let insertLink = try db.cachedStatement(sql: "INSERT INTO links (note, kind, target, target_key, byte_offset, no_name) VALUES (?, ?, ?, ?, ?, ?)")
         for (link, offset) in zip(note.links, note.linkOffsets) where !link.target.isEmpty {
             try insertLink.execute(arguments: [noteRow, link.kind.rawValue, link.target, NoteIndex.linkKey(link.target), offset,
-                                               NoteIndex.endsInNoName(link.target) ? 1 : 0])
+                                               LinkTargets.endsInNoFileName(link.target) ? 1 : 0])
         }
         try insertText(db, item, ftsRowid: ftsRowid)
     }

@@ -12,7 +12,7 @@ enum IndexKey {
     /// `text` lower-cased and in NFC (ASCII, most names, is its own NFC).
     static func of(_ text: String) -> String {
         let lower = text.lowercased()
-        return lower.utf8.allSatisfy { $0 < 0x80 } ? lower : lower.precomposedStringWithCanonicalMapping
+        return TextFolding.isASCII(lower) ? lower : lower.precomposedStringWithCanonicalMapping
     }
 }
 
@@ -22,12 +22,6 @@ extension NoteIndex {
     /// names one key equal have one key here too).
     public static func linkKey(_ target: String) -> String {
         VaultPath.withoutNoteExtension(IndexKey.of(VaultPath.fileName(target)))
-    }
-
-    /// Whether a link target ends in no file name (`Folder/`, `Note.md/.`, `x.`): its key says
-    /// little, and only its whole path decides what it reaches (`links.no_name`).
-    static func endsInNoName(_ target: String) -> Bool {
-        target.utf8.last == UInt8(ascii: ".") || target.utf8.last == UInt8(ascii: "/")
     }
 
     /// The key of a file's name in the `files` table.

@@ -115,8 +115,8 @@ extension NoteIndex {
     /// decides. Both by index: `backlinks`, `mv`, `rm` and `new` read these, never every link.
     public func links(concerning paths: [String]) throws(SheafError) -> [StoredLink] {
         try reading { db in
-            try Row.fetchAll(db, sql: Self.concerning("n.path, l.kind, l.target", paths), arguments: StatementArguments(Self.keys(paths)))
-                .compactMap(Self.storedLink)
+            let (sql, keys) = Self.concerning("n.path, l.kind, l.target", paths)
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys)).compactMap(Self.storedLink)
         }
     }
 
@@ -125,8 +125,8 @@ extension NoteIndex {
     /// needs to show each link's line.
     public func linkPlaces(concerning paths: [String]) throws(SheafError) -> [StoredLinkPlace] {
         try reading { db in
-            let sql = Self.concerning("n.path, l.kind, l.target, n.title, n.hash, l.byte_offset, n.size, n.mtime_ns, n.inode, l.rowid", paths)
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(Self.keys(paths)))
+            let (sql, keys) = Self.concerning("n.path, l.kind, l.target, n.title, n.hash, l.byte_offset, n.size, n.mtime_ns, n.inode, l.rowid", paths)
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(keys))
                 .sorted { ($0[9] as Int64) < ($1[9] as Int64) }
                 .compactMap { row in
                     Self.storedLink(row).map {
@@ -137,21 +137,17 @@ extension NoteIndex {
         }
     }
 
-    /// The target keys of `links(concerning:)`: those of each path's file name and stem.
-    private static func keys(_ paths: [String]) -> [String] {
-        Array(Set(paths.flatMap { [linkKey($0), linkKey(VaultPath.stem($0))] }))
-    }
-
-    /// The query of `links(concerning:)`, selecting `columns` of `links l JOIN notes n`, each
-    /// side from an index: `links_target_key`, and the partial `links_not_a_name`. No order:
-    /// the halves do not overlap.
-    private static func concerning(_ columns: String, _ paths: [String]) -> String {
-        let marks = Array(repeating: "?", count: keys(paths).count).joined(separator: ", ")
-        return """
+    /// The query of `links(concerning:)`, selecting `columns` of `links l JOIN notes n`, and its
+    /// arguments: the target keys of each path's file name and stem. Each side is answered from
+    /// an index (`links_target_key`; the partial `links_not_a_name`); the sides do not overlap.
+    private static func concerning(_ columns: String, _ paths: [String]) -> (String, [String]) {
+        let keys = Array(Set(paths.flatMap { [linkKey($0), linkKey(VaultPath.stem($0))] }))
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        return ("""
             SELECT \(columns) FROM links l JOIN notes n ON n.rowid = l.note WHERE l.target_key IN (\(marks)) AND l.no_name = 0
             UNION ALL
             SELECT \(columns) FROM links l JOIN notes n ON n.rowid = l.note WHERE l.no_name = 1
-            """
+            """, keys)
     }
 
     /// Every link of every note (those with a target: not `[[#Heading]]` within a note).

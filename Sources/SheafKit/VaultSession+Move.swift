@@ -132,7 +132,7 @@ extension VaultSession {
     }
 
     /// Re-points the relative links of the note at `from`, which is moving to `to`, in place.
-    private func rewriteOwnLinks(from: String, to target: String, tables: (before: LinkTargets, after: LinkTargets),
+    private func rewriteOwnLinks(from: String, to target: String, tables: MoveTables,
                                  writer: VaultFileWriter) throws(SheafError) -> Bool {
         let (before, after) = tables
         let edit = Self.linkEdit(of: from, movingTo: target, moves: [PathKey(from): target], before: before, after: after)
@@ -141,7 +141,7 @@ extension VaultSession {
 
     /// The notes (other than the moved one) with a link that would no longer reach its file once
     /// `from` is at `target` (VaultSession+LinkingNotes), parsed.
-    func notesWhoseLinksMove(from: String, to target: String, tables: (before: LinkTargets, after: LinkTargets), files: [VaultFile]) -> [CatalogNote] {
+    func notesWhoseLinksMove(from: String, to target: String, tables: MoveTables, files: [VaultFile]) -> [CatalogNote] {
         let notes = files.filter { $0.isNote && !PathBytes.same($0.path, from) && !PathBytes.same($0.path, target) }
         let (before, after) = tables
         let change = LinkTargets.Change(paths: [from, target])
@@ -155,7 +155,7 @@ extension VaultSession {
     /// those that pointed at `from`, and those a name the move made ambiguous would take
     /// elsewhere. Each is edited on the note's bytes as they are when it is written. Safe to run
     /// again: a rewritten link reaches its file.
-    private func rewriteLinks(to from: String, movedTo target: String, tables: (before: LinkTargets, after: LinkTargets),
+    private func rewriteLinks(to from: String, movedTo target: String, tables: MoveTables,
                               notes: [CatalogNote], writer: VaultFileWriter) throws(SheafError) -> ([String], [VaultWarning]) {
         let (before, after) = tables
         let moves = [PathKey(from): target]
@@ -177,8 +177,11 @@ extension VaultSession {
         return (rewritten, skipped)
     }
 
+    /// What links reach before a move and after it.
+    typealias MoveTables = (before: LinkTargets, after: LinkTargets)
+
     /// The vault's link targets with `from` in place, and with it moved to `target`.
-    static func linkTargets(_ current: LinkTargets, moving from: String, to target: String) -> (LinkTargets, LinkTargets) {
+    static func linkTargets(_ current: LinkTargets, moving from: String, to target: String) -> MoveTables {
         var before = current
         before.remove(target)
         before.add(from)
