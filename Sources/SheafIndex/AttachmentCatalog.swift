@@ -145,7 +145,7 @@ extension NoteIndex {
     /// Writes what thumbnailing found, for files that have not changed since they were read.
     public func record(_ outcomes: [ThumbnailOutcome]) throws(SheafError) {
         do {
-            try pool.write { db in
+            try writer().write { db in
                 for o in outcomes {
                     try db.execute(sql: """
                         UPDATE attachments SET hash = ?, type = COALESCE(?, type), width = ?, height = ?, thumbnail = ?,

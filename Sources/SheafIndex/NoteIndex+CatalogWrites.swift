@@ -19,7 +19,7 @@ extension NoteIndex {
         for (path, id) in gone { goneByHash[hashes[id.rowid] ?? "", default: []].append(path) }
         // Several gone notes with one hash: the rename pairs them in byte order, whatever the hashing.
         for key in goneByHash.keys { goneByHash[key]!.sort { PathBytes.precedes($1.path, $0.path) } }
-        var writer = try BatchWriter(pool: pool)
+        var writer = try BatchWriter(pool: try self.writer())
         var changes = report.changes
         var counts = (changed: 0, renamed: 0, added: 0)
         var warnings: [(path: String, message: String)] = []
@@ -52,7 +52,7 @@ extension NoteIndex {
         report.removed += gone.count
         for key in gone.keys { changes.remove(key.path) }
         let goneRows = try ftsRowsToDelete(gone.values.map(\.rowid))
-        try pool.write { db in
+        try self.writer().write { db in
             let deleted = try Self.delete(goneRows.values, db) ? goneRows.count : 0
             for (_, id) in gone { try db.execute(sql: "DELETE FROM notes WHERE rowid = ?", arguments: [id.rowid]) }
             try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = 'dead_fts_rows'", arguments: [gone.count - deleted])

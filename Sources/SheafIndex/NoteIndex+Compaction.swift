@@ -32,7 +32,7 @@ extension NoteIndex {
             }
             return files
         }
-        try pool.writeWithoutTransaction { db in
+        try writer().writeWithoutTransaction { db in
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO note_fts(note_fts) VALUES('delete-all')")
                 try Self.emptiedRows(db)

@@ -22,8 +22,11 @@ public enum RebuildReason: String, Sendable {
 }
 
 public final class NoteIndex: @unchecked Sendable {
-    /// A pool for commands that may write; one read-only connection for a query (`queryOnly`).
+    /// What reads go through: a pool for commands that may write, one read-only connection for
+    /// a query (`queryOnly`). Writes go through `writer()`.
     private(set) var pool: any DatabaseWriter
+    /// The live index's read-only stand-in (`openLive`), which is `pool` until the first write.
+    private var standIn: DatabaseQueue?
     public let path: String
     /// Set when this open created the database anew; the next scan reads every file.
     public private(set) var rebuildReason: RebuildReason?
@@ -58,19 +61,22 @@ public final class NoteIndex: @unchecked Sendable {
         let exists = FileManager.default.fileExists(atPath: path)
         var reason: RebuildReason? = exists ? nil : .missing
         if rebuild { reason = .requested }
-        var live: DatabasePool?
+        var live: Live?
         if exists {
             do {
-                let opened = try Self.open(path)
+                let opened = try Self.openLive(path)
                 live = opened
                 if !rebuild {
-                    switch try Self.schemaState(opened) {
+                    switch try Self.schemaState(opened.database) {
                     case .current: break
-                    case .behind where !atomicBuild: try Self.migrate(opened)
+                    case .behind where !atomicBuild:
+                        let pool = try opened.pool(path)
+                        live = .pool(pool)
+                        try Self.migrate(pool)
                     case .behind: reason = .schemaChanged
                     case .unknown: reason = .unreadable; live = nil
                     }
-                    if reason == nil, try Self.needsRebuild(opened) { reason = .schemaChanged }
+                    if reason == nil, try Self.needsRebuild(live!.database) { reason = .schemaChanged }
                 }
             } catch let error where Self.isCorruption(error) {
                 reason = .unreadable
@@ -81,16 +87,18 @@ public final class NoteIndex: @unchecked Sendable {
         }
         if let reason, atomicBuild {
             pool = try Self.startBuild(at: path + ".building")
-            build = live.map { .copyInto($0) } ?? .renameOver
+            do { build = try live.map { (live) throws -> Build in .copyInto(try live.pool(path)) } ?? .renameOver }
+            catch { throw Self.describe(error, path: path, writing: true) }
             rebuildReason = reason
         } else if let reason, live == nil || reason == .requested {
-            try? live?.close()
+            try? live?.database.close()
             Self.remove(path)
             do { pool = try Self.open(path); try Self.migrate(pool) }
             catch { throw Self.describe(error, path: path, writing: true) }
             rebuildReason = reason
         } else if let live {
-            pool = live
+            pool = live.database
+            if case .reader(let reader) = live { standIn = reader }
             rebuildReason = reason
             // A full build that was stopped (Ctrl-C, kill) left its file behind; the writer lock
             // this is opened under means no build runs now, so nothing will finish it.
@@ -211,6 +219,60 @@ public final class NoteIndex: @unchecked Sendable {
         // Reading the schema here turns a garbage file into SQLITE_NOTADB now, not mid-command.
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         return pool
+    }
+
+    /// The live index as a command that may write first opens it: one read-only connection
+    /// when it can be, else the pool. Opening a pool writes (GRDB's set-up of WAL mode makes and
+    /// drops a table whenever the -wal is empty, as the last close leaves it), and its last
+    /// close checkpoints: a command that finds nothing to change (a search, a no-change walk)
+    /// then wrote the index and synced it to disk four times, and changed its schema, which
+    /// made every other process's statements prepare again. The pool opens on the first write
+    /// (`writer()`). A read-only connection cannot open a WAL database whose -wal is missing:
+    /// then, and on any error but damage, this opens the pool as before.
+    private static func openLive(_ path: String) throws -> Live {
+        do {
+            let reader = try openQueue(path, mode: .readOnly)
+            _ = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return .reader(reader)
+        } catch where isCorruption(error) {
+            throw error
+        } catch {
+            return .pool(try open(path))
+        }
+    }
+
+    /// The live index as `openLive` opened it.
+    private enum Live {
+        case reader(DatabaseQueue)
+        case pool(DatabasePool)
+
+        var database: any DatabaseWriter {
+            switch self {
+            case .reader(let reader): reader
+            case .pool(let pool): pool
+            }
+        }
+
+        /// The pool, opened now in place of the read-only connection if that is what this is.
+        func pool(_ path: String) throws -> DatabasePool {
+            switch self {
+            case .pool(let pool): return pool
+            case .reader(let reader):
+                let pool = try NoteIndex.open(path)
+                try? reader.close()
+                return pool
+            }
+        }
+    }
+
+    /// What writes go through: the pool, opened now if the index was opened as a read-only
+    /// stand-in (`openLive`); reads then go through the pool too.
+    func writer() throws -> any DatabaseWriter {
+        guard let standIn else { return pool }
+        let opened = try Live.reader(standIn).pool(path)
+        pool = opened
+        self.standIn = nil
+        return opened
     }
 
     /// One read-only connection (`openForReading` with `queryOnly`); `mode` is not `.normal`.
@@ -403,6 +465,7 @@ public final class NoteIndex: @unchecked Sendable {
     /// `atomicBuild` in a separate file that replaces the damaged one).
     func startOver() throws(SheafError) {
         try? pool.close()
+        standIn = nil
         if atomicBuild {
             if case .copyInto(let live) = build { try? live.close() }
             pool = try Self.startBuild(at: buildingPath)

@@ -61,7 +61,7 @@ extension NoteIndex {
             // Filling an empty index: a crash leaves at worst a damaged file, which is rebuilt.
             // A 64 MB page cache keeps FTS segment merges off the disk (10k: 3.9 s -> 3.5 s,
             // peak RSS 52 -> 104 MB).
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA cache_size = -65536") }
+            try writer().writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA cache_size = -65536") }
         }
         let rebuilding = rebuildReason != nil
         try writeNotes(vault: vault, toRead, stored: stored, gone: gone, report: &report, progress: progress) { db, changes in
@@ -70,7 +70,7 @@ extension NoteIndex {
             if rebuilding { try self.clearRebuildMark(db) }
         }
         if report.rebuilt != nil {
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2000") }
+            try writer().writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2000") }
         }
         if try needsCompaction() {
             try compact(vault: vault)

@@ -328,6 +328,40 @@ import Testing
         #expect(after.status == 1 && after.stdout.isEmpty, "\(after.stdout)\(after.stderr)")
         #expect(CLI.run(["search", "tram", "--paths"], in: vault).status == 0)
     }
+
+    static func stamp(_ path: String) -> (Int, Int)? {
+        var info = stat()
+        return stat(path, &info) == 0 ? (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)) : nil
+    }
+
+    /// Opening the index to bring it up to date wrote it, even when nothing had changed: GRDB's
+    /// set-up of WAL mode makes and drops a table whenever the -wal is empty, as every close
+    /// leaves it. So every `search`, `ls` and `show` wrote and synced the index (four fdatasyncs)
+    /// and changed its schema, which made a running watcher's or server's statements prepare
+    /// again. A command that finds nothing to change now leaves the file as it was; one that
+    /// finds a change still writes it.
+    @Test func aReadCommandThatFindsNothingChangedLeavesTheIndexFileAlone() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let index = vault + "/.sheaf/index.sqlite"
+        #expect(CLI.run(["index"], in: vault).status == 0)
+        let before = try #require(Self.stamp(index))
+        let bytes = CLI.read(index)
+        usleep(20_000)
+        for command in [["search", "tram"], ["ls"], ["index"], ["tags"], ["show", "Inbox/Ideas.md"]] {
+            let run = CLI.run(command, in: vault)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+            let after = try #require(Self.stamp(index))
+            #expect(after == before, "\(command) wrote the index")
+            #expect(Self.size(index + "-wal") == 0, "\(command)")
+        }
+        #expect(CLI.read(index) == bytes)
+        CLI.write("# Fresh\nquokka sightings\n", to: vault + "/Fresh.md")
+        #expect(CLI.run(["search", "quokka", "--paths"], in: vault).stdout == "Fresh.md\n")
+        #expect(try #require(Self.stamp(index)) != before, "a change is still written")
+        #expect(Self.size(index + "-wal") == 0, "and checkpointed at the last close")
+        #expect(CLI.run(["search", "quokka", "--paths"], in: vault).stdout == "Fresh.md\n")
+    }
 }
 
 @Suite struct InterruptedWriteCleanupTests {

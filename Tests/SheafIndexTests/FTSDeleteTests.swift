@@ -51,7 +51,7 @@ import TestSupport
 
     /// Every (term, column, documents, occurrences) of the FTS table.
     static func postings(_ index: NoteIndex) throws -> [String] {
-        try index.pool.write { db in
+        try index.writer().write { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, note_fts, 'col')")
             return try Row.fetchAll(db, sql: "SELECT term, col, doc, cnt FROM temp.vocab ORDER BY term, col").map { "\($0[0] as String) \($0[1] as String) \($0[2] as Int) \($0[3] as Int)" }
         }
@@ -113,7 +113,7 @@ import TestSupport
         folder.write("# A\nfirst\n", "a.md")
         let index = try folder.index()
         _ = try index.scan(vault: folder.vault, walker: VaultWalker(vault: folder.vault))
-        try index.pool.write { db in try db.execute(sql: "UPDATE meta SET value = 'text 0' WHERE key = 'fts_rules'") }
+        try index.writer().write { db in try db.execute(sql: "UPDATE meta SET value = 'text 0' WHERE key = 'fts_rules'") }
         folder.write("# A\nsecond\n", "a.md")  // another binary's rows are in the table now
         try Self.rescan(index, folder)
         #expect(try Self.dead(index) == 1)

@@ -87,7 +87,7 @@ import Testing
         let again = try #require(try NoteIndex.openForReading(vault: vault, queryOnly: true))
         #expect(try again.search(query, vault: vault).map(\.path).sorted() == ["a.md", "c.md"])
 
-        try writer.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        try writer.writer().write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
         #expect(try NoteIndex.openForReading(vault: vault, queryOnly: true) == nil)
     }
 
