@@ -11,10 +11,21 @@ public enum LinkRewriter {
     /// Whether any of `links` would stop reaching its file after `moves` (see `rewrite`).
     public static func needsRewrite(links: [Link], notePath: String, newNotePath: String,
                                     moves: [PathKey: String], before: LinkTargets, after: LinkTargets) -> Bool {
-        links.contains { link in
+        let change = unmoved(notePath, newNotePath, moves)
+        return links.contains { link in
+            if let change, !change.mayConcern(link.target, from: notePath) { return false }
             guard let old = before.resolve(link, from: notePath) else { return false }
             return !after.reaches(link, from: newNotePath, file: moves[PathKey(old)] ?? old)
         }
+    }
+
+    /// For a note that stays where it is, the change `moves` makes to the vault: a link it cannot
+    /// concern (`LinkTargets.Change`) reaches the same file after the moves, so it is left alone
+    /// without being looked up (a partial table need not hold its files). Nil for a moving note,
+    /// whose relative links change with its folder.
+    static func unmoved(_ notePath: String, _ newNotePath: String, _ moves: [PathKey: String]) -> LinkTargets.Change? {
+        guard PathBytes.same(notePath, newNotePath) else { return nil }
+        return LinkTargets.Change(paths: moves.flatMap { [$0.key.path, $0.value] })
     }
 
     /// Rewrites the links of one note, front-matter and body.
@@ -50,7 +61,9 @@ public enum LinkRewriter {
         var bytes = Array(text.utf8)
         var changed = false
         let folderMoved = !PathBytes.same(VaultPath.folder(notePath), VaultPath.folder(newNotePath))
+        let change = unmoved(notePath, newNotePath, moves)
         for link in links.sorted(by: { $0.targetRange.lowerBound > $1.targetRange.lowerBound }) {
+            if let change, !change.mayConcern(link.target, from: notePath) { continue }
             guard let old = before.resolve(link, from: notePath) else { continue }
             let want = moves[PathKey(old)] ?? old
             let written = String(decoding: bytes[link.targetRange], as: UTF8.self)

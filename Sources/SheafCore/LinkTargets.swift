@@ -9,6 +9,8 @@ public struct LinkTargets: Sendable {
     private var byPath = FilesByKey()
     private var byFileName = FilesByKey()
     private var byNoteStem = FilesByKey()
+    /// Set for a table of some keys only (LinkTargets+Partial.swift).
+    var partial: Partial?
 
     public init(paths: some Sequence<String>) {
         // Sized once: grown from empty, the three tables of 10k paths were rehashed a dozen
@@ -17,13 +19,21 @@ public struct LinkTargets: Sendable {
         byPath.reserve(count)
         byFileName.reserve(count)
         byNoteStem.reserve(count)
-        for path in paths { add(path) }
+        for path in paths { file(path) }
+    }
+
+    public mutating func add(_ path: String) {
+        if let partial {
+            self.partial = partial.with(added: true, path)
+            guard partial.files(path) else { return }
+        }
+        file(path)
     }
 
     // One lower-casing a path: its name and stem keys are cut from its key. Swift lower-cases
     // scalar by scalar (no context, not even Greek's final sigma), and no scalar lower-cases to
     // `/` or `.`, so the name of the lower-cased path is the lower-cased name.
-    public mutating func add(_ path: String) {
+    mutating func file(_ path: String) {
         let key = path.lowercased()
         byPath.add(path, at: key)
         byFileName.add(path, at: VaultPath.fileName(key))
@@ -31,13 +41,18 @@ public struct LinkTargets: Sendable {
     }
 
     public mutating func remove(_ path: String) {
+        if let partial { self.partial = partial.with(added: false, path) }
         let key = path.lowercased()
         byPath.remove(path, at: key)
         byFileName.remove(path, at: VaultPath.fileName(key))
         byNoteStem.remove(path, at: VaultPath.stem(key))
     }
 
-    public func contains(_ path: String) -> Bool { byPath.holds(path.lowercased()) }
+    public func contains(_ path: String) -> Bool {
+        let key = path.lowercased()
+        if partial != nil, let whole = whole(unlessHolding: [VaultPath.fileName(key)]) { return whole.contains(path) }
+        return byPath.holds(key)
+    }
 
     /// The vault path a link points at, nil when it points nowhere. A link to a heading or block
     /// of its own note (`[[#Heading]]`, `[t](#heading)`) points at that note.
@@ -61,18 +76,24 @@ public struct LinkTargets: Sendable {
     /// Whether `target` (linked from `notePath`) reaches the file at `path`: the file, by its
     /// bytes, never a twin whose path is equal as a String (`café.md` in NFC and in NFD).
     public func reaches(_ target: String, from notePath: String, file path: String) -> Bool {
-        resolve(target, from: notePath).map { PathBytes.same($0, path) } ?? false
+        // A partial table need not hold what a lookup that cannot reach the file reads.
+        if partial != nil, !Self.mayReach(target, from: notePath, file: path) { return false }
+        return resolve(target, from: notePath).map { PathBytes.same($0, path) } ?? false
     }
 
     /// `reaches` for a link (one to its own note's heading reaches that note).
     public func reaches(_ link: Link, from notePath: String, file path: String) -> Bool {
-        resolve(link, from: notePath).map { PathBytes.same($0, path) } ?? false
+        if link.target.isEmpty { return resolve(link, from: notePath).map { PathBytes.same($0, path) } ?? false }
+        return reaches(link.target, from: notePath, file: path)
     }
 
     /// Every file `target` could name by the rules of `resolve`, before the closest is chosen:
     /// one file for a path that exists, several when the name is ambiguous (a language server
     /// says so), none when it reaches nothing.
     public func candidates(_ target: String, from notePath: String) -> [String] {
+        if partial != nil, let whole = whole(unlessHolding: Self.lookupKeys(target, from: notePath)) {
+            return whole.candidates(target, from: notePath)
+        }
         guard let lookup = Lookup(target, from: notePath) else { return [] }
         if let hit = exact(lookup.path) { return [hit] }
         guard let name = lookup.name else { return [] }
@@ -92,6 +113,9 @@ public struct LinkTargets: Sendable {
     /// The file at vault path `path` (any case), or the note at `path.md`.
     func exact(_ path: String) -> String? {
         guard let key = Self.pathKey(path), let written = VaultPath.normalize(path) else { return nil }
+        if partial != nil, let whole = whole(unlessHolding: [VaultPath.fileName(key), VaultPath.fileName(key) + ".md"]) {
+            return whole.exact(path)
+        }
         for (key, written) in [(key, written), (key + ".md", written + ".md")] {
             let files = byPath[key]
             if !files.isEmpty { return Self.spelled(files, as: written) { $0 }.first }
@@ -117,14 +141,14 @@ public struct LinkTargets: Sendable {
     }
 
     /// `path` normalized and lower-cased, as `byPath` is keyed; nil for no path in the vault.
-    private static func pathKey(_ path: String) -> String? {
+    static func pathKey(_ path: String) -> String? {
         guard let normalized = VaultPath.normalize(path), !normalized.isEmpty else { return nil }
         return normalized.lowercased()
     }
 
     /// What `resolve` looks up for a target: the path tried as it is (with `.md` optional), then,
     /// unless the target is relative or rooted, the file name (`byFileName`, then `byNoteStem`).
-    private struct Lookup {
+    struct Lookup {
         let path: String
         let name: String?
 

@@ -28,11 +28,9 @@ public enum NoteLookup {
         func at(_ path: String) -> NoteHandle? { byPath[PathKey(path)] }
 
         // 1. Paths, from the working folder and from the vault root.
-        var pathCandidates: [String] = []
-        if let wf = workingFolder, let p = VaultPath.normalize(VaultPath.join(wf, String(q))) { pathCandidates.append(p) }
-        if let p = VaultPath.normalize(String(q)) { pathCandidates.append(p) }
-        for p in pathCandidates {
-            if let hit = at(p) ?? at(p + ".md") ?? at(p + ".markdown") { return hit }
+        let pathCandidates = paths(q, workingFolder: workingFolder)
+        for p in exactPaths(query, workingFolder: workingFolder) {
+            if let hit = at(p) { return hit }
         }
         // The same path typed in another Unicode normal form: one such note, or a list to pick from.
         for p in pathCandidates {
@@ -71,6 +69,22 @@ public enum NoteLookup {
         throw SheafError("no note matches", path: String(q),
                          cause: "no path, title, file name, alias or id prefix matches it",
                          hint: "`sheaf ls` lists the notes", kind: .noNoteMatches)
+    }
+
+    /// The paths `query` names exactly, byte for byte, in the order `find` tries them: the one
+    /// of these that is a note is the note it finds (a caller with an index asks for just these).
+    public static func exactPaths(_ query: String, workingFolder: String?) -> [String] {
+        let q = query.trimmingBlanks
+        guard !q.isEmpty else { return [] }
+        return paths(q, workingFolder: workingFolder).flatMap { [$0, $0 + ".md", $0 + ".markdown"] }
+    }
+
+    /// `query` as a path from the working folder, then from the vault root.
+    private static func paths(_ q: Substring, workingFolder: String?) -> [String] {
+        var paths: [String] = []
+        if let wf = workingFolder, let p = VaultPath.normalize(VaultPath.join(wf, String(q))) { paths.append(p) }
+        if let p = VaultPath.normalize(String(q)) { paths.append(p) }
+        return paths
     }
 
     static func ambiguous(_ query: String, _ hits: [NoteHandle]) -> SheafError {

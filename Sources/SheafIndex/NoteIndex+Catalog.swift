@@ -58,16 +58,28 @@ extension NoteIndex {
     /// What a name is looked up by (path, title, id, aliases) for every note: a summary's
     /// handle without its tags, dates and snippet, which every command naming a note paid for.
     public func handles() throws(SheafError) -> [NoteHandle] {
-        try reading { db in
-            var handles: [NoteHandle] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, title, note_id, aliases FROM notes")
-            while let row = try rows.next() {
-                let aliases: String = row[3]
-                handles.append(NoteHandle(path: row[0], title: row[1], id: row[2],
-                                          aliases: aliases.isEmpty ? [] : aliases.components(separatedBy: "\n")))
-            }
-            return handles
+        try reading { db in try Self.handles(db, sql: "SELECT path, title, note_id, aliases FROM notes") }
+    }
+
+    /// The handles of the notes at exactly `paths` (byte for byte), in no particular order: what
+    /// naming a note by its path needs, without reading every note's handle.
+    public func handles(atPaths paths: [String]) throws(SheafError) -> [NoteHandle] {
+        guard !paths.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
+        return try reading { db in
+            try Self.handles(db, sql: "SELECT path, title, note_id, aliases FROM notes WHERE path IN (\(marks))", arguments: StatementArguments(paths))
         }
+    }
+
+    private static func handles(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [NoteHandle] {
+        var handles: [NoteHandle] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            let aliases: String = row[3]
+            handles.append(NoteHandle(path: row[0], title: row[1], id: row[2],
+                                      aliases: aliases.isEmpty ? [] : aliases.components(separatedBy: "\n")))
+        }
+        return handles
     }
 
     /// The notes every filter holds for, in no particular order: the same SQL conditions as

@@ -76,12 +76,12 @@ extension VaultSession {
         let fm = FileManager.default
         _ = try? freshIndex(mustUpdate: true)  // its link rows name the notes to read (else every note is)
         let files = try wholeWalk()
-        let targets = LinkTargets(paths: files.map(\.path))
+        let targets = LinkTargets(paths: files.map(\.path), answering: Self.lookupKeys(moving: note, to: target))
         try refuseOccupied(target, movingFrom: from, targets: targets)
         let safeFrom = try safePath(from)
         let safeTarget = try safePath(target)
-        // What every link reaches with the note where it is and where it goes, made once: each
-        // is a copy of the vault's table (10k paths), and the three steps below share them.
+        // What every link reaches with the note where it is and where it goes, made once for
+        // the three steps below.
         let tables = Self.linkTargets(targets, moving: from, to: target)
         let linking = notesWhoseLinksMove(from: from, to: target, tables: tables, files: files)
         let writer = fileWriter(proof)
@@ -117,6 +117,19 @@ extension VaultSession {
         try? fm.removeItem(atPath: moveJournal)
         invalidate()
         return MoveReport(from: from, to: target, rewritten: rewritten.sorted(by: PathBytes.sortsBefore), skipped: skipped)
+    }
+
+    /// The keys of the lookups a move of `note` to `target` makes (LinkTargets+Partial.swift):
+    /// of links reaching either path by name (the links to the note, and those the new name may
+    /// take from another file), and of the note's own links from both places. A lookup of any
+    /// other key (a link written since the note was read) is answered by the vault's whole table.
+    static func lookupKeys(moving note: CatalogNote, to target: String) -> Set<String> {
+        var keys = Set(LinkTargets.keysReaching(note.path) + LinkTargets.keysReaching(target))
+        for link in note.note.links {
+            keys.formUnion(LinkTargets.lookupKeys(link.target, from: note.path))
+            keys.formUnion(LinkTargets.lookupKeys(link.target, from: target))
+        }
+        return keys
     }
 
     /// Refuses a move onto a file other than the moved one: one at `target` (a name in another

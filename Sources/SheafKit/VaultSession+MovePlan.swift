@@ -32,7 +32,7 @@ extension VaultSession {
         guard !PathBytes.same(target, from) else { throw SheafError("the note is already there", path: target) }
         invalidate()
         let files = try walker().files().files
-        let targets = LinkTargets(paths: files.map(\.path))
+        let targets = LinkTargets(paths: files.map(\.path), answering: Self.lookupKeys(moving: note, to: target))
         try refuseOccupied(target, movingFrom: from, targets: targets)
         let (before, after) = Self.linkTargets(targets, moving: from, to: target)
         let moves = [PathKey(from): target]

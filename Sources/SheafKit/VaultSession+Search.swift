@@ -37,10 +37,12 @@ extension VaultSession {
     /// The notes with a link that reaches the file at `path` (a note or an attachment).
     public func backlinks(ofPath path: String) throws(SheafError) -> [String] {
         let (index, _) = try freshIndex()
-        let targets = try linkTargets()
+        let links = try index.links(concerning: [path])
+        // A table of just the files these links' lookups read (LinkTargets+Partial.swift).
+        let keys = Set(links.flatMap { LinkTargets.lookupKeys($0.target, from: $0.notePath) })
+        let targets = LinkTargets(paths: try index.allPaths(), answering: keys)
         var linking = Set<PathKey>()  // by bytes: twins that link here are two notes
-        for link in try index.links(concerning: [path])
-        where targets.reaches(link.target, from: link.notePath, file: path) {
+        for link in links where targets.reaches(link.target, from: link.notePath, file: path) {
             linking.insert(PathKey(link.notePath))
         }
         return linking.map(\.path).sorted(by: PathBytes.precedes)

@@ -110,8 +110,12 @@ public final class VaultSession {
     /// The note a name points at (path, title, file name, alias or id prefix), looked up in the
     /// index's catalog and then read from its file.
     public func resolve(_ name: String) throws(SheafError) -> CatalogNote {
-        let handles = try freshIndex().0.handles()
-        let handle = try NoteLookup.find(name, in: handles, workingFolder: workingFolder)
+        let index = try freshIndex().0
+        // A note named by its path is found by that path alone (every handle is 10k rows).
+        let exact = NoteLookup.exactPaths(name, workingFolder: workingFolder)
+        let atPaths = try index.handles(atPaths: exact)
+        let handle = if let hit = exact.lazy.compactMap({ p in atPaths.first { PathBytes.same($0.path, p) } }).first { hit }
+            else { try NoteLookup.find(name, in: try index.handles(), workingFolder: workingFolder) }
         var info = stat()
         guard stat(vault.absolute(handle.path), &info) == 0,
               let read = NoteBytes.read(vault.absolute(handle.path)) else {

@@ -1,4 +1,4 @@
-import SheafCore
+@testable import SheafCore
 import Testing
 
 /// `LinkTargets.Change` lets `mv` and `rm` resolve only the links a change can concern
@@ -14,8 +14,8 @@ import Testing
         mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
 
         static let folders = ["", "A/", "A/B/", "b/", "Trips/", "trips/"]
-        static let names = ["lisbon", "Lisbon", "plan", "a", "b", "photo"]
-        static let extensions = [".md", ".md", ".png", ".MD"]
+        static let names = ["lisbon", "Lisbon", "plan", "a", "b", "photo", "caf\u{E9}", "cafe\u{301}", "plan.md"]
+        static let extensions = [".md", ".md", ".png", ".MD", ".markdown"]
 
         mutating func path() -> String { pick(Self.folders) + pick(Self.names) + pick(Self.extensions) }
         mutating func target() -> String {
@@ -59,6 +59,57 @@ import Testing
             before = after
         }
         #expect(checked > 1000)
+    }
+
+    /// `mv` and `backlinks` build a table of only the files their lookups read (the keys of
+    /// those lookups): it must answer those lookups as the whole table does, and any other one
+    /// too (by the whole table, made then), after the same files were added and removed.
+    @Test func aPartialTableAnswersEveryLookupAsTheWholeTableDoes() {
+        var u = Universe(state: 7)
+        var answeredAlone = 0
+        func bytes(_ path: String?) -> [UInt8]? { path.map { Array($0.utf8) } }
+        for _ in 0..<300 {
+            var paths: [String] = []
+            for _ in 0..<(4 + u.next(10)) { let p = u.path(); if !paths.contains(where: { PathBytes.same($0, p) }) { paths.append(p) } }
+            let asked = (0..<(1 + u.next(5))).map { _ in (target: u.target(), from: u.path()) }
+            var keys = Set(asked.flatMap { LinkTargets.lookupKeys($0.target, from: $0.from) })
+            if u.next(2) == 0 { keys.formUnion(LinkTargets.keysReaching(paths[u.next(paths.count)])) }
+            var whole = LinkTargets(paths: paths)
+            var partial = LinkTargets(paths: paths, answering: keys)
+            for _ in 0..<u.next(4) {
+                if u.next(2) == 0 { let p = u.path(); whole.add(p); partial.add(p) } else { let p = paths[u.next(paths.count)]; whole.remove(p); partial.remove(p) }
+            }
+            for (target, from) in asked + (0..<20).map({ _ in (target: u.target(), from: u.path()) }) {
+                let context = "\(target) from \(from) among \(paths), keys \(keys.sorted())"
+                #expect(bytes(partial.resolve(target, from: from)) == bytes(whole.resolve(target, from: from)), "\(context)")
+                #expect(partial.candidates(target, from: from).map { Array($0.utf8) } == whole.candidates(target, from: from).map { Array($0.utf8) }, "\(context)")
+                #expect(bytes(partial.exact(target)) == bytes(whole.exact(target)), "\(context)")
+                for path in paths {
+                    #expect(partial.reaches(target, from: from, file: path) == whole.reaches(target, from: from, file: path), "\(path): \(context)")
+                }
+            }
+            for (target, from) in asked where partial.whole(unlessHolding: LinkTargets.lookupKeys(target, from: from)) == nil {
+                answeredAlone += 1
+            }
+            for path in paths + [u.path(), u.path()] { #expect(partial.contains(path) == whole.contains(path), "\(path) among \(paths)") }
+        }
+        #expect(answeredAlone > 300, "the lookups a partial table is built for are answered from its own files")
+    }
+
+    /// A partial table skips a file whose ASCII name and stem are no key's length without
+    /// lower-casing it: those lengths must be `VaultPath`'s file name and stem.
+    @Test func theNameLengthsAPartialTableSkipsByAreThoseOfTheFileNameAndStem() {
+        var u = Universe(state: 3)
+        let paths = ["a", ".hidden", "A/.hidden.md", "a.", "a.b.c", "x/a.b.md", "x/.md", "noext", "d/e/f.markdown", "..a", "a..b"] + (0..<50).map { _ in u.path() }
+        for path in paths {
+            let lengths = LinkTargets.Partial.asciiNameLengths(path)
+            if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                #expect(lengths?.name == VaultPath.fileName(path).utf8.count, "\(path)")
+                #expect(lengths?.stem == VaultPath.stem(path).utf8.count, "\(path)")
+            } else {
+                #expect(lengths == nil, "\(path)")
+            }
+        }
     }
 
     /// LinkTargets lower-cases a path once and cuts its name and stem keys from that: the same
