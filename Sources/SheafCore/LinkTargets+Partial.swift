@@ -6,6 +6,7 @@
 // vault before and after the move: a third of its time. A lookup that reads any other key (a
 // note's text changed after its keys were taken) is answered by the whole table, built then,
 // once: a partial table is only ever faster, never different.
+import Foundation
 import Synchronization
 
 extension LinkTargets {
@@ -58,16 +59,19 @@ extension LinkTargets {
     /// the partial table was told of since (`add`, `remove`), in that order.
     final class Partial: Sendable {
         let keys: Set<String>
-        /// The keys' lengths in UTF-8: an ASCII name keeps its length lower-cased, so a name of
-        /// another length is no key, found without lower-casing it (10k names for each `mv`).
-        private let lengths: Set<Int>
+        /// A hash of each key that is ASCII (`asciiHashes`): an ASCII name whose lower case
+        /// hashes to none of them is no key, found without making its lower case (10k names at
+        /// every `mv`); a name that is not ASCII is lower-cased and looked up.
+        private let hashes: Set<UInt64>
         let paths: [String]
         let changes: [(added: Bool, path: String)]
         private let made = Mutex<LinkTargets?>(nil)
 
         init(keys: Set<String>, paths: [String], changes: [(added: Bool, path: String)]) {
             self.keys = keys
-            lengths = Set(keys.map(\.utf8.count))
+            // A key equals an ASCII name when its NFC form is that name (U+037E, the Greek
+            // question mark, is canonically `;`), so it is hashed in that form.
+            hashes = Set(keys.compactMap { key in Self.asciiHashes(key.precomposedStringWithCanonicalMapping).map(\.name) })
             self.paths = paths
             self.changes = changes
         }
@@ -81,25 +85,37 @@ extension LinkTargets {
         /// a note's stem, the three tables' keys but the path's own, whose name is its file name).
         func files(_ path: String) -> Bool {
             let note = VaultPath.isNote(path)
-            if let (name, stem) = Self.asciiNameLengths(path), !lengths.contains(name), !(note && lengths.contains(stem)) {
+            if let (name, stem) = Self.asciiHashes(path), !hashes.contains(name), !(note && hashes.contains(stem)) {
                 return false
             }
             let key = path.lowercased()
             return keys.contains(VaultPath.fileName(key)) || (note && keys.contains(VaultPath.stem(key)))
         }
 
-        /// The UTF-8 lengths of the file name and the stem of `path` when its name is ASCII.
-        static func asciiNameLengths(_ path: String) -> (name: Int, stem: Int)? {
-            var name = 0, stem: Int?
-            for byte in path.utf8.reversed() {
+        /// FNV-1a hashes of the lower case of the file name and of the stem of `path` (as
+        /// `VaultPath.fileName` and `stem` cut them), when its file name is ASCII.
+        static func asciiHashes(_ path: String) -> (name: UInt64, stem: UInt64)? {
+            let bytes = path.utf8
+            var start = bytes.endIndex, lastDot: String.UTF8View.Index?
+            while start > bytes.startIndex {
+                let before = bytes.index(before: start)
+                let byte = bytes[before]
                 if byte == UInt8(ascii: "/") { break }
                 if byte >= 0x80 { return nil }
-                if byte == UInt8(ascii: "."), stem == nil { stem = name }
-                name += 1
+                if byte == UInt8(ascii: "."), lastDot == nil { lastDot = before }
+                start = before
             }
-            // `VaultPath.stem`: up to the last dot, unless the name starts with it.
-            let cut = stem.map { name - $0 - 1 } ?? 0
-            return (name, cut > 0 ? cut : name)
+            var hash: UInt64 = 0xcbf29ce484222325, stem: UInt64?
+            var i = start
+            while i < bytes.endIndex {
+                // `stem`: up to the last dot, unless the name starts with it.
+                if i == lastDot, i != start { stem = hash }
+                var byte = bytes[i]
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+                hash = (hash ^ UInt64(byte)) &* 0x100000001b3
+                i = bytes.index(after: i)
+            }
+            return (hash, stem ?? hash)
         }
 
         func whole() -> LinkTargets {

@@ -38,17 +38,19 @@ extension NoteIndex {
 
         let stored = try storedSlot.values[0].get()
         var toRead: [VaultFile] = []
-        var kept = 0  // catalog paths still present
+        var kept: [Int64] = []  // the catalog rows whose path is still present
+        kept.reserveCapacity(stored.count)
         for f in noteFiles {
             guard let old = stored[PathKey(f.path)] else { toRead.append(f); continue }
-            kept += 1
+            kept.append(old.rowid)
             if !old.matches(f) { toRead.append(f) }
         }
         toRead.sort { PathBytes.precedes($0.path, $1.path) }  // warnings and catalog rows in path order, as before
         var gone: [PathKey: StoredIdentity] = [:]
-        if kept < stored.count {
-            let present = Set(noteFiles.map { PathKey($0.path) })
-            gone = stored.filter { !present.contains($0.key) }
+        if kept.count < stored.count {
+            // By row, not by path: a set of 10k rowids, not of 10k paths to hash again.
+            let present = Set(kept)
+            gone = stored.filter { !present.contains($0.value.rowid) }
         }
         let storedFiles = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") ?? 0 }
         if toRead.isEmpty && gone.isEmpty && otherFiles.count == storedFiles && rebuildReason == nil,

@@ -14,7 +14,7 @@ import Testing
         mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
 
         static let folders = ["", "A/", "A/B/", "b/", "Trips/", "trips/"]
-        static let names = ["lisbon", "Lisbon", "plan", "a", "b", "photo", "caf\u{E9}", "cafe\u{301}", "plan.md"]
+        static let names = ["lisbon", "Lisbon", "plan", "a", "b", "photo", "caf\u{E9}", "cafe\u{301}", "plan.md", "x;y", "x\u{37E}y"]
         static let extensions = [".md", ".md", ".png", ".MD", ".markdown"]
 
         mutating func path() -> String { pick(Self.folders) + pick(Self.names) + pick(Self.extensions) }
@@ -96,18 +96,20 @@ import Testing
         #expect(answeredAlone > 300, "the lookups a partial table is built for are answered from its own files")
     }
 
-    /// A partial table skips a file whose ASCII name and stem are no key's length without
-    /// lower-casing it: those lengths must be `VaultPath`'s file name and stem.
-    @Test func theNameLengthsAPartialTableSkipsByAreThoseOfTheFileNameAndStem() {
+    /// A partial table skips a file whose ASCII name and stem hash to no key's hash without
+    /// lower-casing them: the hashes must be those of `VaultPath`'s file name and stem, lower-cased.
+    @Test func theHashesAPartialTableSkipsByAreThoseOfTheLowerCasedFileNameAndStem() {
         var u = Universe(state: 3)
-        let paths = ["a", ".hidden", "A/.hidden.md", "a.", "a.b.c", "x/a.b.md", "x/.md", "noext", "d/e/f.markdown", "..a", "a..b"] + (0..<50).map { _ in u.path() }
+        let paths = ["a", ".hidden", "A/.hidden.md", "a.", "a.b.c", "x/a.b.md", "x/.md", "noext", "d/e/f.markdown", "..a", "a..b", "Trips/PLAN.MD"]
+            + (0..<50).map { _ in u.path() }
         for path in paths {
-            let lengths = LinkTargets.Partial.asciiNameLengths(path)
+            let hashes = LinkTargets.Partial.asciiHashes(path)
             if path.utf8.allSatisfy({ $0 < 0x80 }) {
-                #expect(lengths?.name == VaultPath.fileName(path).utf8.count, "\(path)")
-                #expect(lengths?.stem == VaultPath.stem(path).utf8.count, "\(path)")
+                #expect(hashes?.name == LinkTargets.Partial.asciiHashes(VaultPath.fileName(path).lowercased())?.name, "\(path)")
+                #expect(hashes?.stem == LinkTargets.Partial.asciiHashes(VaultPath.stem(path).lowercased())?.name, "\(path)")
+                #expect(hashes?.name != LinkTargets.Partial.asciiHashes(VaultPath.fileName(path) + "x")?.name, "\(path)")
             } else {
-                #expect(lengths == nil, "\(path)")
+                #expect(hashes == nil, "\(path)")
             }
         }
     }
