@@ -156,6 +156,22 @@ import TestSupport
         CLI.write("see [[Other/Hub]]\n", to: vault + "/C/three.md")
         #expect(CLI.run(["backlinks", "Hub"], in: vault).stdout == "A/one.md\nB/two.md\n")
     }
+
+    /// `backlinks` of a note nothing links to printed nothing and exited 0, as if it had found
+    /// some: a script could not tell. Nothing matched is exit 1, as for `search` and `conflicts`;
+    /// the JSON still says so, with an empty list.
+    @Test func backlinksOfANoteNothingLinksToExitsOne() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        CLI.write("# Lonely\n", to: vault + "/Lonely.md")
+        let plain = CLI.run(["backlinks", "Lonely"], in: vault)
+        #expect(plain.status == 1 && plain.stdout.isEmpty && plain.stderr.isEmpty, "\(plain.status) \(plain.stderr)")
+        let json = CLI.run(["backlinks", "Lonely", "--json"], in: vault)
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["backlinks"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+        #expect(CLI.run(["backlinks", "no-such-note"], in: vault).status == 2)
+    }
 }
 
 @Suite struct IgnoreTests {

@@ -59,5 +59,6 @@ struct Backlinks: ParsableCommand {
         let paths = try session.backlinks(ofPath: file)
         Terminal.nullTerminated = null
         if json { Terminal.json(BacklinksJSON(note: file, backlinks: paths)) } else { paths.forEach { Terminal.path($0) } }
+        if paths.isEmpty { throw ExitCode(1) }  // nothing matched, as for `search` (docs/exit-codes.md)
     }
 }
