@@ -85,10 +85,16 @@ public final class NoteIndex: @unchecked Sendable {
                 throw Self.describe(error, path: path, writing: true)
             }
         }
-        if let reason, atomicBuild {
-            pool = try Self.startBuild(at: path + ".building")
-            do { build = try live.map { (live) throws -> Build in .copyInto(try live.pool(path)) } ?? .renameOver }
+        if var reason, atomicBuild {
+            // The live database the build will be copied into, opened for writing before the
+            // build starts. Writing can meet damage that reading did not (a broken free-list
+            // page): then the build replaces the file instead.
+            var target: DatabasePool?
+            do { target = try live?.pool(path) }
+            catch where Self.isCorruption(error) { try? live?.database.close(); reason = .unreadable }
             catch { throw Self.describe(error, path: path, writing: true) }
+            pool = try Self.startBuild(at: path + ".building")
+            build = target.map { .copyInto($0) } ?? .renameOver
             rebuildReason = reason
         } else if let reason, live == nil || reason == .requested {
             try? live?.database.close()
@@ -231,7 +237,8 @@ public final class NoteIndex: @unchecked Sendable {
     /// then, and on any error but damage, this opens the pool as before.
     private static func openLive(_ path: String) throws -> Live {
         do {
-            let reader = try openQueue(path, mode: .readOnly)
+            // Not mapped, as the pool it stands in for is not (a watcher may never write).
+            let reader = try DatabaseQueue(path: location(path, .readOnly), configuration: configuration(.readOnly))
             _ = try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             return .reader(reader)
         } catch where isCorruption(error) {

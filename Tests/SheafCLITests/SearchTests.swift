@@ -147,6 +147,34 @@ import TestSupport
         #expect(CLI.run(["index"], in: vault).stdout.hasPrefix("scanned 69 files: 0 added, 0 changed, 0 removed, 0 renamed"))
     }
 
+    /// Damage that only a write meets: a free-list page number past the end of the file. The
+    /// reads that open the index pass it; opening the index for writing then failed as "cannot
+    /// write the index", so `index --rebuild`, the remedy every message names, exited 2 (the
+    /// read-only connection the index first opens made that open late). It is rebuilt, and a
+    /// write command on the damaged index rebuilds it too.
+    @Test func damageOnlyAWriteMeetsIsRebuiltByIndexRebuild() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let before = CLI.run(["search", "--paths", "tram"], in: vault).stdout
+        let path = vault + "/.sheaf/index.sqlite"
+        func damage() throws {
+            let file = try #require(FileHandle(forUpdatingAtPath: path))
+            try file.seek(toOffset: 32)  // first free-list trunk page, then the free-list page count
+            try file.write(contentsOf: Data([0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 1]))
+            try file.close()
+        }
+        try damage()
+        #expect(CLI.run(["search", "--paths", "tram"], in: vault).stdout == before, "reads pass the damage")
+        let rebuilt = CLI.run(["index", "--rebuild"], in: vault)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(CLI.run(["search", "--paths", "tram"], in: vault).stdout == before)
+        try damage()
+        let written = CLI.run(["new", "Fresh quokka"], in: vault)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(CLI.run(["search", "--paths", "quokka"], in: vault).stdout == "Fresh quokka.md\n")
+        #expect(CLI.run(["search", "--paths", "tram"], in: vault).stdout == before)
+    }
+
     @Test func backlinksListTheNotesThatLinkHere() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
