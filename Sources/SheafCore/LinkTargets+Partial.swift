@@ -23,10 +23,7 @@ extension LinkTargets {
     public static func lookupKeys(_ target: String, from notePath: String) -> [String] {
         guard let lookup = Lookup(target, from: notePath) else { return [] }
         var keys: [String] = []
-        if let key = pathKey(lookup.path) {
-            let name = VaultPath.fileName(key)
-            keys += [name, name + ".md"]
-        }
+        if let key = pathKey(lookup.path) { keys += exactKeys(key) }
         if let name = lookup.name { keys.append(name) }
         return keys
     }
@@ -34,8 +31,7 @@ extension LinkTargets {
     /// The keys read by the lookups of links that reach the file at `path` by its name (`Note`,
     /// `Note.md`, `Folder/Note`, `../Note.md`): its file name and its stem, each also with `.md`.
     public static func keysReaching(_ path: String) -> [String] {
-        let key = path.lowercased()
-        let name = VaultPath.fileName(key), stem = VaultPath.stem(key)
+        let (name, stem) = filed(underKey: path.lowercased())
         return [name, name + ".md", stem, stem + ".md"]
     }
 
@@ -44,9 +40,8 @@ extension LinkTargets {
     /// folds back into a link (`[[Trips/Lisbon|Lisbon]]`) is such a lookup, of a name no key
     /// of the move holds.
     static func mayReach(_ target: String, from notePath: String, file path: String) -> Bool {
-        let key = path.lowercased()
-        let filed = [VaultPath.fileName(key), VaultPath.stem(key)]
-        return lookupKeys(target, from: notePath).contains(where: filed.contains)
+        let (name, stem) = filed(underKey: path.lowercased())
+        return lookupKeys(target, from: notePath).contains { $0 == name || $0 == stem }
     }
 
     /// Nil when this table answers a lookup reading `keys`; else the whole table, which does.
@@ -88,8 +83,8 @@ extension LinkTargets {
             if let (name, stem) = Self.asciiHashes(path), !hashes.contains(name), !(note && hashes.contains(stem)) {
                 return false
             }
-            let key = path.lowercased()
-            return keys.contains(VaultPath.fileName(key)) || (note && keys.contains(VaultPath.stem(key)))
+            let (name, stem) = LinkTargets.filed(underKey: path.lowercased())
+            return keys.contains(name) || (note && keys.contains(stem))
         }
 
         /// FNV-1a hashes of the lower case of the file name and of the stem of `path` (as

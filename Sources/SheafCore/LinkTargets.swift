@@ -35,17 +35,32 @@ public struct LinkTargets: Sendable {
     // `/` or `.`, so the name of the lower-cased path is the lower-cased name.
     mutating func file(_ path: String) {
         let key = path.lowercased()
+        let (name, stem) = Self.filed(underKey: key)
         byPath.add(path, at: key)
-        byFileName.add(path, at: VaultPath.fileName(key))
-        if VaultPath.isNote(path) { byNoteStem.add(path, at: VaultPath.stem(key)) }
+        byFileName.add(path, at: name)
+        if VaultPath.isNote(path) { byNoteStem.add(path, at: stem) }
+    }
+
+    /// The name and stem keys of the file whose path key (its lower case) is `key`: the keys of
+    /// `byFileName` and, for a note, `byNoteStem`; a partial table files a path by them too.
+    static func filed(underKey key: String) -> (name: String, stem: String) {
+        (VaultPath.fileName(key), VaultPath.stem(key))
+    }
+
+    /// The name keys an exact lookup of the path key `key` reads (`exact`): the name it ends in,
+    /// and that name with `.md`.
+    static func exactKeys(_ key: String) -> [String] {
+        let name = VaultPath.fileName(key)
+        return [name, name + ".md"]
     }
 
     public mutating func remove(_ path: String) {
         if let partial { self.partial = partial.with(added: false, path) }
         let key = path.lowercased()
+        let (name, stem) = Self.filed(underKey: key)
         byPath.remove(path, at: key)
-        byFileName.remove(path, at: VaultPath.fileName(key))
-        byNoteStem.remove(path, at: VaultPath.stem(key))
+        byFileName.remove(path, at: name)
+        byNoteStem.remove(path, at: stem)
     }
 
     public func contains(_ path: String) -> Bool {
@@ -113,7 +128,7 @@ public struct LinkTargets: Sendable {
     /// The file at vault path `path` (any case), or the note at `path.md`.
     func exact(_ path: String) -> String? {
         guard let key = Self.pathKey(path), let written = VaultPath.normalize(path) else { return nil }
-        if partial != nil, let whole = whole(unlessHolding: [VaultPath.fileName(key), VaultPath.fileName(key) + ".md"]) {
+        if partial != nil, let whole = whole(unlessHolding: Self.exactKeys(key)) {
             return whole.exact(path)
         }
         for (key, written) in [(key, written), (key + ".md", written + ".md")] {
