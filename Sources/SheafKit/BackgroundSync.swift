@@ -212,6 +212,8 @@ public final class BackgroundSync: @unchecked Sendable {
         attempts += 1
         condition.unlock()
         let session = VaultSession(vault: vault, workingDirectory: vault.root)
+        session.defersHousekeeping = true
+        defer { housekeep(session) }
         let remote = options.remote ?? session.config["remote"] ?? "origin"
         do throws(SheafError) {
             let repo = try session.requireRepository()
@@ -254,12 +256,7 @@ public final class BackgroundSync: @unchecked Sendable {
                 if isStopping { return }  // stopped during the fetch: nothing more to say
             }
             guard waitForLock() else { return }
-            defer {
-                condition.lock()
-                changing = false
-                condition.broadcast()
-                condition.unlock()
-            }
+            defer { changed() }
             let status = try session.status()
             if holdWhileWritten(status.changes.filter { $0.kind != .removed }.map(\.path)) { return }
             let syncs = hasRemote || hasShares
@@ -318,6 +315,18 @@ public final class BackgroundSync: @unchecked Sendable {
         return true
     }
 
+    /// The gc an attempt made due (VaultSession+Housekeeping), once the attempt let go of the lock:
+    /// the packing without it, while saves go on being indexed and other commands run; then the gc
+    /// under it, as a change to the vault `stop()` waits for (a watcher that ended during a gc
+    /// would leave git at work in `.git` without Sheaf's lock). Failures are git's to report the
+    /// next time: the repository is as it was.
+    private func housekeep(_ session: VaultSession) {
+        guard session.housekeepingDue, !isStopping,
+              let collection = try? session.packForCollection(waitingForAnother: false), waitForLock() else { return }
+        defer { changed() }
+        try? session.collectGarbage(collection)
+    }
+
     /// Waits for `.sheaf/lock` without holding it, looking every 0.2 s: another command (a
     /// manual sync, `mv`, `index --rebuild`) finishes first. False when `stop()` was called
     /// meanwhile (then no attempt begins). The sync then takes the lock itself (and waits,
@@ -351,6 +360,14 @@ public final class BackgroundSync: @unchecked Sendable {
         if stopping { return false }
         changing = true
         return true
+    }
+
+    /// Ends what `waitForLock` began: `stop()` no longer waits.
+    private func changed() {
+        condition.lock()
+        changing = false
+        condition.broadcast()
+        condition.unlock()
     }
 
     // MARK: outcomes

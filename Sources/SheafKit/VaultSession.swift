@@ -22,8 +22,8 @@ public final class VaultSession {
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
     var heldLock: VaultLock?
     /// With it, `git gc --auto` is left to the caller after the command (VaultSession+Housekeeping):
-    /// `housekeepingDue` says whether the command added objects.
-    public var detachesHousekeeping = false
+    /// `housekeepingDue` says whether the command made one due.
+    public var defersHousekeeping = false
     public internal(set) var housekeepingDue = false
     /// Who is told the session's events (`subscribe`).
     var subscribers: [@Sendable (VaultEvent) -> Void] = []

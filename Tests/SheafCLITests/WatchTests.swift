@@ -16,12 +16,13 @@ final class WatcherProcess {
     let err: String
     private var status: Int32?
 
-    init(vault: String, temp: TempDir, arguments: [String] = ["watch", "--json", "--no-sync"]) throws {
+    init(vault: String, temp: TempDir, arguments: [String] = ["watch", "--json", "--no-sync"],
+         environment: [String: String]? = nil) throws {
         let name = UUID().uuidString
         out = temp.path + "/watch-\(name).out"
         err = temp.path + "/watch-\(name).err"
         pid = try #require(Spawn.start(CLI.binary, arguments, in: vault,
-                                       environment: cleanEnvironment(home: temp.path), stdout: out, stderr: err))
+                                       environment: environment ?? cleanEnvironment(home: temp.path), stdout: out, stderr: err))
     }
 
     /// The event lines so far, as JSON objects.

@@ -1,5 +1,6 @@
-// `sheaf housekeep` (hidden): `git gc --auto` under the writer lock, in a process of its own that
-// the commands which add objects (commit, pull, push, sync) start detached once they have answered
+// `sheaf housekeep` (hidden): packs the loose objects without the writer lock, then runs
+// `git gc --auto` under it (VaultSession+Housekeeping), in a process of its own that the commands
+// which add objects (commit, pull, push, sync) start detached once they have answered
 // (`Housekeeping.startIfDue`), so a gc that takes minutes is never in the foreground.
 import ArgumentParser
 import Foundation
@@ -11,7 +12,7 @@ import Glibc
 struct Housekeep: ParsableCommand {
     static let configuration = CommandConfiguration.sheaf(
         commandName: "housekeep",
-        abstract: "Run `git gc --auto` under the writer lock (started by commit, pull, push and sync).",
+        abstract: "Pack loose objects, then run `git gc --auto` under the writer lock (started by commit, pull, push and sync).",
         shouldDisplay: false)
 
     @OptionGroup var global: GlobalOptions

@@ -17,7 +17,7 @@ struct Commit: ParsableCommand {
 
     func run() throws {
         let session = try global.open()
-        session.detachesHousekeeping = true
+        session.defersHousekeeping = true
         defer { Housekeeping.startIfDue(session) }  // git gc --auto, once this has answered (Housekeep.swift)
         let commit = try session.commit()
         if json {
@@ -43,7 +43,7 @@ struct RemoteOptions: ParsableArguments {
     func run(_ global: GlobalOptions, label: String,
              _ action: (VaultSession, SyncOptions) throws -> SyncRun) throws {
         let session = try global.open()
-        session.detachesHousekeeping = true
+        session.defersHousekeeping = true
         defer { Housekeeping.startIfDue(session) }  // git gc --auto, once this has answered (Housekeep.swift)
         let (options, bar) = self.options(progressLabel: label)
         let run = try action(session, options)
