@@ -43,6 +43,12 @@ public struct Sheaf: ParsableCommand {
     public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         signal(SIGPIPE, SIG_IGN)
         let arguments = CommandNames.limitArguments(CommandNames.dailyArguments(CommandNames.hoistingGlobalOptions(arguments)))
+        if arguments == ["--version"] {
+            // What ArgumentParser prints, without the tree of every command it builds first (3.75
+            // of the 8.7 ms `sheaf --version` took): editors and scripts ask it to find Sheaf.
+            Terminal.out(TerminalLine(verbatim: version))
+            Glibc.exit(0)
+        }
         if let message = CommandNames.unknownCommand(arguments, commands: configuration.subcommands) {
             Terminal.err("\(text: message)")
             Glibc.exit(2)

@@ -49,6 +49,18 @@ import Glibc
         #expect(helperLibraries.contains { $0.hasPrefix("libvips") }, "\(helperLibraries)")
     }
 
+    /// `sheaf --version` alone is answered before ArgumentParser builds its tree; what it prints
+    /// is what ArgumentParser prints for `--version` with anything else on the line.
+    @Test func versionAloneIsAnsweredAsArgumentParserAnswersIt() {
+        let temp = TempDir()
+        let alone = CLI.run(["--version"], in: temp.path)
+        let parsed = CLI.run(["--version", "--no-pager"], in: temp.path)
+        #expect(alone.status == 0 && parsed.status == 0, "\(alone.stderr)\(parsed.stderr)")
+        #expect(alone.stdout == parsed.stdout)
+        #expect(alone.stdout.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil, "\(alone.stdout)")
+        #expect(alone.stderr.isEmpty)
+    }
+
     /// The walk reads the ignore rules from outside the work tree from their files and starts
     /// libgit2 only when a rule may apply (the test above: none does, none is loaded); the rules
     /// still hold, `info/exclude`'s and an excludes file set in a way only git's reader takes
