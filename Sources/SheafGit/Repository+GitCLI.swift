@@ -7,17 +7,20 @@ extension Repository {
     /// Runs `git ARGUMENTS` (found on PATH) with this repository as `GIT_DIR`, standard input and
     /// output closed; standard error goes to Sheaf's own when `showErrors`. False when git is
     /// missing or exits with a failure.
-    /// `niced`: at the lowest priority but one (`nice -n 10`), for work nobody waits on. `apart`:
-    /// run from `/`, with the work tree named (`GIT_WORK_TREE`), for git that runs beside Sheaf's
-    /// writers and owns no lock file: a session's start (Repository+StaleLocks) counts only the
-    /// git processes working inside the vault as ones that may own a lock.
-    func runGit(_ arguments: [String], showErrors: Bool = false, niced: Bool = false, apart: Bool = false) -> Bool {
+    /// `niced`: at a lower priority (`nice -n 10`), for work nobody waits on. `apart`: run from
+    /// `/`, with the work tree named (`GIT_WORK_TREE`). Only for git that owns no lock file of
+    /// git's (traced: `repack` without `-d`), which runs beside Sheaf's writers: a session's start
+    /// (Repository+StaleLocks) counts the git processes working inside the vault as ones that may
+    /// own a lock, and would wait for it. `holding`: a lock file git and its children hold
+    /// (flock(1), `--no-fork`) until the last of them ends.
+    func runGit(_ arguments: [String], showErrors: Bool = false, niced: Bool = false, apart: Bool = false,
+                holding lock: String? = nil) -> Bool {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
         environment["GIT_DIR"] = gitDirectory
         environment["GIT_TERMINAL_PROMPT"] = "0"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = (niced ? ["nice", "-n", "10"] : []) + ["git"] + arguments
+        process.arguments = (niced ? ["nice", "-n", "10"] : []) + (lock.map { ["flock", "--no-fork", $0] } ?? []) + ["git"] + arguments
         if apart {
             if let workTree { environment["GIT_WORK_TREE"] = workTree }
             process.currentDirectoryURL = URL(fileURLWithPath: "/")

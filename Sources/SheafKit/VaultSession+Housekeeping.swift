@@ -5,17 +5,20 @@
 // `sheaf housekeep` detached; the watcher runs it on its sync thread after the sync (BackgroundSync).
 //
 // Housekeeping is two steps (`collectGarbage`):
-// 1. Without the writer lock, the loose objects are packed (`packLooseObjects`): the long part,
-//    which deletes nothing, so Sheaf's next write goes on beside it.
-// 2. Under the writer lock, `git gc --auto` itself: it finds the objects packed, removes their
-//    loose copies and does the short rest. It never races Sheaf's next write (that command waits
-//    for the lock as for any writer), and the `.git` lock files it holds belong to a recorded Sheaf
-//    session (Repository+StaleLocks), so a gc killed midway leaves nothing the next command cannot
-//    clear.
-// One housekeeper works on a vault at a time (`.sheaf/housekeep.lock`): a second `sheaf housekeep`,
-// started by a command that ran meanwhile, waits for the first and then finds nothing due (or
-// what came since), and the watcher leaves the work to the one at work. A session that defers
-// nothing (a clone's pull) runs the gc inline, under the lock it already holds.
+// 1. When the gc is due by loose objects (`packsBeforeCollection`: git's incremental kind), they
+//    are packed without the writer lock (`packLooseObjects`): the long part, which deletes
+//    nothing, so Sheaf's next write goes on beside it.
+// 2. Under the writer lock, `git gc --auto` itself: it decides again, finds the loose objects
+//    packed, removes their copies and does the short rest (or, due by its count of packs,
+//    rewrites them all). It never races Sheaf's next write (that command waits for the lock as
+//    for any writer), and the `.git` lock files it holds belong to a recorded Sheaf session
+//    (Repository+StaleLocks), so a gc killed midway leaves nothing the next command cannot clear.
+// Every gc, inline ones included, first takes `.sheaf/packing.lock`, which a step 1 repack and its
+// children hold for as long as they live (Repository+Housekeeping says why).
+// One housekeeper works on a vault at a time (`.sheaf/housekeep.lock`): one started by a command
+// that ran meanwhile, and the watcher, leave the work to the one at work; `sheaf housekeep` run by
+// hand waits for it, then does what is still due. A session that defers nothing (a clone's pull)
+// runs the gc inline, under the lock it already holds.
 import SheafCore
 import SheafGit
 
@@ -30,14 +33,24 @@ extension VaultSession {
         if defersHousekeeping {
             housekeepingDue = true
         } else {
-            repo.collectGarbageIfDue()
+            try collectGarbageAfterPacking(repo)
         }
     }
 
+    /// `git gc --auto` in `repo`, once no step 1 repack runs (`.sheaf/packing.lock`). The caller
+    /// holds the writer lock.
+    private func collectGarbageAfterPacking(_ repo: Repository) throws(SheafError) {
+        let packing = try VaultLock.take(packingLock, wait: true)
+        withExtendedLifetime(packing) { _ = repo.collectGarbageIfDue() }
+    }
+
+    private var packingLock: String { vault.stateDirectory + "/packing.lock" }
+
     /// `sheaf housekeep`: both steps, for the vault's repository and each joined share's (their
-    /// objects pile up the same way), after any other housekeeper at work has finished.
-    public func collectGarbage() throws(SheafError) {
-        guard let collection = try packForCollection(waitingForAnother: true) else { return }
+    /// objects pile up the same way). With another housekeeper at work: once it has finished
+    /// (`waitingForAnother`), or not at all.
+    public func collectGarbage(waitingForAnother: Bool) throws(SheafError) {
+        guard let collection = try packForCollection(waitingForAnother: waitingForAnother) else { return }
         try collectGarbage(collection)
     }
 
@@ -53,21 +66,23 @@ extension VaultSession {
             if zone.isJoined, let repo = try? zone.open(), repo.collectionLooksDue() { due.append(repo) }
         }
         guard !due.isEmpty else { return nil }
-        for repo in due { repo.packLooseObjects() }
+        for repo in due where repo.packsBeforeCollection() { repo.packLooseObjects(packingLock: packingLock) }
         return GarbageCollection(lock: lock, repositories: due)
     }
 
     /// Step two: `git gc --auto` under the writer lock (waiting for it like any writer), in each
     /// repository of `collection` a gc is still due in.
     public func collectGarbage(_ collection: GarbageCollection) throws(SheafError) {
-        try withWriterLock { (_) throws(SheafError) in
-            for repo in collection.repositories where repo.collectionLooksDue() { repo.collectGarbageIfDue() }
+        try withExtendedLifetime(collection) { () throws(SheafError) in
+            try withWriterLock { (_) throws(SheafError) in
+                for repo in collection.repositories where repo.collectionLooksDue() { try collectGarbageAfterPacking(repo) }
+            }
         }
     }
 }
 
-/// The repositories a housekeeper packed (step one of `collectGarbage`), with the housekeeper's
-/// lock, held while this lives.
+/// The repositories a housekeeper found a gc due in (step one of `collectGarbage`), with the
+/// housekeeper's lock (`.sheaf/housekeep.lock`), held while this lives.
 public final class GarbageCollection {
     let lock: VaultLock
     let repositories: [Repository]

@@ -15,10 +15,14 @@ struct Housekeep: ParsableCommand {
         abstract: "Pack loose objects, then run `git gc --auto` under the writer lock (started by commit, pull, push and sync).",
         shouldDisplay: false)
 
+    @Flag(help: .hidden) var detached = false
     @OptionGroup var global: GlobalOptions
 
+    /// Run by hand, it waits for a housekeeper at work and then does what is still due; started
+    /// by a command (`--detached`), it leaves the work to one at work, so that commands run in a
+    /// quick row during a long packing do not each leave a process waiting.
     func run() throws {
-        try global.open(showingEvents: false).collectGarbage()
+        try global.open(showingEvents: false).collectGarbage(waitingForAnother: !detached)
     }
 }
 
@@ -48,7 +52,7 @@ enum Housekeeping {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setpgroup(&attributes, 0)  // a process group of its own: the terminal's ^C is not for it
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments: [String] = [executable, "housekeep", "--vault", session.vault.root]
+        let arguments: [String] = [executable, "housekeep", "--detached", "--vault", session.vault.root]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
