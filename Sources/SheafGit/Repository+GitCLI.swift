@@ -24,6 +24,10 @@ extension Repository {
         if apart {
             if let workTree { environment["GIT_WORK_TREE"] = workTree }
             process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        } else {
+            // Inside the repository, wherever Sheaf was started (`--vault`): so a session's start
+            // sees it as a git at work there, should it outlive a killed Sheaf.
+            process.currentDirectoryURL = URL(fileURLWithPath: workTree ?? gitDirectory)
         }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
