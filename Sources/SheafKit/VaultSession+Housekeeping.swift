@@ -13,8 +13,9 @@
 //    rewrites them all). It never races Sheaf's next write (that command waits for the lock as
 //    for any writer), and the `.git` lock files it holds belong to a recorded Sheaf session
 //    (Repository+StaleLocks), so a gc killed midway leaves nothing the next command cannot clear.
-// Every gc, inline ones included, first takes `.sheaf/packing.lock`, which a step 1 repack and its
-// children hold for as long as they live (Repository+Housekeeping says why).
+// No gc runs while a step 1 repack does: the repack and its children hold `.sheaf/packing.lock` for
+// as long as they live (Repository+Housekeeping says why); step 2 takes it before the writer lock
+// (a repack a killed housekeeper left may take minutes), an inline gc skips when it is held.
 // One housekeeper works on a vault at a time (`.sheaf/housekeep.lock`): one started by a command
 // that ran meanwhile, and the watcher, leave the work to the one at work; `sheaf housekeep` run by
 // hand waits for it, then does what is still due. A session that defers nothing (a clone's pull)
@@ -33,15 +34,12 @@ extension VaultSession {
         if defersHousekeeping {
             housekeepingDue = true
         } else {
-            try collectGarbageAfterPacking(repo)
+            // Under the writer lock already: a repack at work (`.sheaf/packing.lock`) is not
+            // waited for (a housekeeper waiting for the writer lock may hold it); the gc is left to
+            // the next housekeeping.
+            guard let packing = try VaultLock.take(packingLock, wait: false) else { return }
+            withExtendedLifetime(packing) { _ = repo.collectGarbageIfDue() }
         }
-    }
-
-    /// `git gc --auto` in `repo`, once no step 1 repack runs (`.sheaf/packing.lock`). The caller
-    /// holds the writer lock.
-    private func collectGarbageAfterPacking(_ repo: Repository) throws(SheafError) {
-        let packing = try VaultLock.take(packingLock, wait: true)
-        withExtendedLifetime(packing) { _ = repo.collectGarbageIfDue() }
     }
 
     private var packingLock: String { vault.stateDirectory + "/packing.lock" }
@@ -55,8 +53,10 @@ extension VaultSession {
     }
 
     /// Step one: packs the loose objects of each repository a gc is due in, without the writer
-    /// lock. Nil when no gc is due, or another housekeeper holds `.sheaf/housekeep.lock` and
-    /// `waitingForAnother` is false; the collection holds that lock while it lives.
+    /// lock, then waits for any other repack still at work (one a killed housekeeper left).
+    /// Nil when no gc is due, or another housekeeper holds `.sheaf/housekeep.lock` and
+    /// `waitingForAnother` is false; the collection holds that lock and `.sheaf/packing.lock`
+    /// while it lives.
     public func packForCollection(waitingForAnother: Bool) throws(SheafError) -> GarbageCollection? {
         guard let lock = try VaultLock.take(vault.stateDirectory + "/housekeep.lock", wait: waitingForAnother) else { return nil }
         var due: [Repository] = []
@@ -67,7 +67,8 @@ extension VaultSession {
         }
         guard !due.isEmpty else { return nil }
         for repo in due where repo.packsBeforeCollection() { repo.packLooseObjects(packingLock: packingLock) }
-        return GarbageCollection(lock: lock, repositories: due)
+        let packing = try VaultLock.take(packingLock, wait: true)
+        return GarbageCollection(locks: [lock, packing].compactMap { $0 }, repositories: due)
     }
 
     /// Step two: `git gc --auto` under the writer lock (waiting for it like any writer), in each
@@ -75,20 +76,20 @@ extension VaultSession {
     public func collectGarbage(_ collection: GarbageCollection) throws(SheafError) {
         try withExtendedLifetime(collection) { () throws(SheafError) in
             try withWriterLock { (_) throws(SheafError) in
-                for repo in collection.repositories where repo.collectionLooksDue() { try collectGarbageAfterPacking(repo) }
+                for repo in collection.repositories where repo.collectionLooksDue() { repo.collectGarbageIfDue() }
             }
         }
     }
 }
 
 /// The repositories a housekeeper found a gc due in (step one of `collectGarbage`), with the
-/// housekeeper's lock (`.sheaf/housekeep.lock`), held while this lives.
+/// housekeeper's locks (`.sheaf/housekeep.lock`, `.sheaf/packing.lock`), held while this lives.
 public final class GarbageCollection {
-    let lock: VaultLock
+    let locks: [VaultLock]
     let repositories: [Repository]
 
-    init(lock: VaultLock, repositories: [Repository]) {
-        self.lock = lock
+    init(locks: [VaultLock], repositories: [Repository]) {
+        self.locks = locks
         self.repositories = repositories
     }
 }
