@@ -56,72 +56,70 @@ extension Repository {
                niced: true, apart: true, holding: packingLock)
     }
 
-    /// What would make `git gc --auto` run now, by git's own rule: more loose objects than
+    /// Whether `git gc --auto` would find work, by git's own rule: more loose objects than
     /// `gc.auto` (6,700 unless set; estimated, as git does, from the one folder `objects/17`), or
-    /// more packs than `gc.autoPackLimit` (50, `.keep` packs aside); a limit of 0 turns either off.
-    public enum CollectionCause: Sendable { case looseObjects, packs }
-
-    /// Why a gc is due (nil: none is). A few directory reads, so that the writer lock is taken
-    /// for a gc only when one is due: a `sheaf housekeep` holding it after every command made the
-    /// next command answer from the index as it was.
-    public func collectionCause() -> CollectionCause? {
-        let (auto, packLimit) = collectionLimits()
-        guard auto > 0 else { return nil }
-        if looseObjectsSampled() > (auto + 255) / 256 { return .looseObjects }
-        return packLimit > 0 && packCount() > packLimit ? .packs : nil
+    /// more packs than `gc.autoPackLimit` (50, `.keep` packs aside); a limit of 0 turns either
+    /// off. A few directory reads, so that the writer lock is taken for a gc only when one is
+    /// due: a `sheaf housekeep` holding it after every command made the next command answer from
+    /// the index as it was.
+    public func collectionLooksDue() -> Bool {
+        let settings = CollectionSettings(self)
+        return settings.looseObjectsDue(self) || settings.packsDue(packCount())
     }
 
-    public func collectionLooksDue() -> Bool { collectionCause() != nil }
-
     /// Whether packing the loose objects first, without the writer lock, is what git's gc would
-    /// do now: the gc is due by loose objects alone and one more pack keeps it under
+    /// do now: the gc is due by loose objects and one more pack keeps it under
     /// `gc.autoPackLimit` (more would make it repack everything, under the lock, anyway); no
     /// `pre-auto-gc` hook may say "not now" (git runs it only in the gc); no other gc runs
     /// (`gc.pid`, less than 12 hours old, as git judges it).
     public func packsBeforeCollection() -> Bool {
-        guard collectionCause() == .looseObjects else { return false }
-        let (_, packLimit) = collectionLimits()
-        if packLimit > 0 && packCount() + 1 > packLimit { return false }
+        let settings = CollectionSettings(self)
+        guard settings.looseObjectsDue(self), !settings.packsDue(packCount() + 1) else { return false }
         let fm = FileManager.default
-        if fm.fileExists(atPath: hooksDirectory() + "/pre-auto-gc") { return false }
+        if fm.fileExists(atPath: settings.hooks + "/pre-auto-gc") { return false }
         if let modified = (try? fm.attributesOfItem(atPath: gitFolder + "gc.pid"))?[.modificationDate] as? Date,
            Date().timeIntervalSince(modified) < 12 * 3600 { return false }
         return true
     }
 
-    private var gitFolder: String { gitDirectory.hasSuffix("/") ? gitDirectory : gitDirectory + "/" }
-
-    private func collectionLimits() -> (auto: Int, packLimit: Int) {
-        var auto: Int32 = 6700, packLimit: Int32 = 50
-        var config: OpaquePointer?
-        if git_repository_config_snapshot(&config, handle) == 0 {
-            var value: Int32 = 0
-            if git_config_get_int32(&value, config, "gc.auto") == 0 { auto = value }
-            if git_config_get_int32(&value, config, "gc.autoPackLimit") == 0 { packLimit = value }
-            git_config_free(config)
-        }
-        return (Int(auto), Int(packLimit))
-    }
-
-    private func looseObjectsSampled() -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: gitFolder + "objects/17")) ?? []).filter { $0.utf8.count == 38 }.count
-    }
+    fileprivate var gitFolder: String { gitDirectory.hasSuffix("/") ? gitDirectory : gitDirectory + "/" }
 
     private func packCount() -> Int {
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: gitFolder + "objects/pack")) ?? [])
         return names.filter { $0.hasSuffix(".pack") && !names.contains(String($0.dropLast(5)) + ".keep") }.count
     }
+}
 
+/// The settings git's gc decides by, from one snapshot of the repository's configuration.
+private struct CollectionSettings {
+    var auto = 6700, packLimit = 50
     /// Where git looks for hooks: `core.hooksPath` (relative to the work tree's top, where the
     /// gc runs its hook), else `hooks/` in the git directory.
-    private func hooksDirectory() -> String {
+    var hooks: String
+
+    init(_ repo: Repository) {
+        hooks = repo.gitFolder + "hooks"
         var config: OpaquePointer?
-        guard git_repository_config_snapshot(&config, handle) == 0 else { return gitFolder + "hooks" }
+        guard git_repository_config_snapshot(&config, repo.handle) == 0 else { return }
         defer { git_config_free(config) }
+        var value: Int32 = 0
+        if git_config_get_int32(&value, config, "gc.auto") == 0 { auto = Int(value) }
+        if git_config_get_int32(&value, config, "gc.autoPackLimit") == 0 { packLimit = Int(value) }
         var buffer = git_buf()
         defer { git_buf_dispose(&buffer) }
-        guard git_config_get_path(&buffer, config, "core.hooksPath") == 0, let pointer = buffer.ptr else { return gitFolder + "hooks" }
-        let path = String(cString: pointer)
-        return path.hasPrefix("/") ? path : (workTree ?? gitDirectory) + "/" + path
+        if git_config_get_path(&buffer, config, "core.hooksPath") == 0, let pointer = buffer.ptr {
+            let path = String(cString: pointer)
+            hooks = path.hasPrefix("/") ? path : (repo.workTree ?? repo.gitDirectory) + "/" + path
+        }
     }
+
+    /// More loose objects in `objects/17` than `gc.auto` / 256 (rounded up): git's estimate.
+    func looseObjectsDue(_ repo: Repository) -> Bool {
+        guard auto > 0 else { return false }
+        let sampled = ((try? FileManager.default.contentsOfDirectory(atPath: repo.gitFolder + "objects/17")) ?? [])
+        return sampled.filter { $0.utf8.count == 38 }.count > (auto + 255) / 256
+    }
+
+    /// Whether `packs` packs are more than git's gc allows (never when `gc.auto` is 0).
+    func packsDue(_ packs: Int) -> Bool { auto > 0 && packLimit > 0 && packs > packLimit }
 }
