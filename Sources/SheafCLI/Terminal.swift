@@ -81,7 +81,7 @@ enum Terminal {
         guard stdoutIsTTY, !noPager, pagerPID == 0 else { return }
         let env = ProcessInfo.processInfo.environment
         let command = [env["SHEAF_PAGER"], env["PAGER"]].compactMap { $0 }.first ?? "less -FIRX"
-        let trimmed = command.trimmingCharacters(in: .whitespaces)
+        let trimmed = command.trimmingHorizontalWhitespace
         if trimmed.isEmpty || trimmed == "cat" { return }
         if command == "less -FIRX", !FileManager.default.isExecutableFile(atPath: "/usr/bin/less"),
            !FileManager.default.isExecutableFile(atPath: "/bin/less") { return }

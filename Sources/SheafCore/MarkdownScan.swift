@@ -420,7 +420,7 @@ public struct MarkdownScan: Sendable, Equatable {
         if p < end, b[p] != 0x3E, b[p] != 0x2D, b[p] != 0x2B, !b[p..<end].contains(where: isSnippetSyntax) {
             return String(String(decoding: b[p..<end], as: UTF8.self).trimmingBlanks)
         }
-        if isPlainASCII(b, p, end) { return plainTextASCII(b, p, end) }
+        if isOneCharacterPerScalar(b, p, end) { return plainTextByBytes(b, p, end) }
         return plainTextByCharacters(b, p, end)
     }
 

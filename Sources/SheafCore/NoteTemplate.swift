@@ -25,7 +25,7 @@ public struct NoteTemplate: Sendable {
                 rest = rest[open.lowerBound...]
                 break
             }
-            let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let inner = rest[open.upperBound..<close.lowerBound].trimmingHorizontalWhitespace
             out += value(of: inner, title: title, date: date, time: time ?? date, timeZone: timeZone) ?? String(rest[open.lowerBound..<close.upperBound])
             rest = rest[close.upperBound...]
         }
@@ -33,7 +33,7 @@ public struct NoteTemplate: Sendable {
     }
 
     private func value(of variable: String, title: String, date: Date, time: Date, timeZone: TimeZone) -> String? {
-        let parts = variable.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = variable.split(separator: ":", maxSplits: 1).map { $0.trimmingHorizontalWhitespace }
         switch parts[0].lowercased() {
         case "title": return parts.count == 1 ? title : nil
         case "date": return MomentFormat.format(date, parts.count > 1 ? parts[1] : dateFormat, timeZone: timeZone)

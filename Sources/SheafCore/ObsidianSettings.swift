@@ -37,7 +37,7 @@ public struct ObsidianSettings: Sendable, Equatable {
     /// The vault folder (`""` for the root) where an attachment of the note at `notePath` goes;
     /// nil when the setting names a place outside the vault.
     public func attachmentFolder(forNoteAt notePath: String) -> String? {
-        let setting = attachmentFolderPath.trimmingCharacters(in: .whitespaces)
+        let setting = attachmentFolderPath.trimmingHorizontalWhitespace
         if setting.isEmpty || setting == "/" { return "" }
         if setting == "." || setting == "./" { return VaultPath.folder(notePath) }
         if setting.hasBytePrefix("./") { return VaultPath.normalize(VaultPath.join(VaultPath.folder(notePath), String(setting.dropFirst(2)))) }

@@ -50,7 +50,7 @@ public struct VaultConfig: Sendable {
         }
         var edited = lines
         let rendered = Self.renderKey(key) + " = " + Self.quote(value)
-        let firstTable = edited.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? edited.count
+        let firstTable = edited.firstIndex { $0.trimmingHorizontalWhitespace.hasPrefix("[") } ?? edited.count
         if let i = edited[..<firstTable].firstIndex(where: { Self.key(of: $0) == key }) {
             guard let comment = Self.comment(afterValueOf: edited[i]) else {
                 throw SheafError("cannot change .sheaf/config.toml", cause: "the value of \(key) spans several lines",
@@ -112,9 +112,9 @@ public struct VaultConfig: Sendable {
 
     /// The key a `key = value` line sets (bare or quoted), nil for other lines.
     static func key(of line: String) -> String? {
-        let t = line.trimmingCharacters(in: .whitespaces)
+        let t = line.trimmingHorizontalWhitespace
         guard let eq = t.firstIndex(of: "="), !t.hasPrefix("#"), !t.hasPrefix("[") else { return nil }
-        var k = t[..<eq].trimmingCharacters(in: .whitespaces)
+        var k = t[..<eq].trimmingHorizontalWhitespace
         if k.count >= 2, (k.hasPrefix("\"") && k.hasSuffix("\"")) || (k.hasPrefix("'") && k.hasSuffix("'")) {
             k = String(k.dropFirst().dropLast())
         }
@@ -144,7 +144,7 @@ public struct VaultConfig: Sendable {
             while end > rest.startIndex, [" ", "\t"].contains(rest[rest.index(before: end)]) { end = rest.index(before: end) }
         }
         let tail = rest[end...]
-        return tail.trimmingCharacters(in: .whitespaces).isEmpty ? "" : String(tail)
+        return tail.trimmingHorizontalWhitespace.isEmpty ? "" : String(tail)
     }
 
     static func renderKey(_ key: String) -> String {

@@ -47,20 +47,20 @@ public enum OutsideIgnoreRules {
         var section = ""
         var value: String?
         for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingHorizontalWhitespace
             if line.isEmpty || line.hasBytePrefix("#") || line.hasBytePrefix(";") { continue }
             if line.hasBytePrefix("[") {
                 guard let close = line.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
                 section = String(decoding: line.utf8[line.utf8.index(after: line.utf8.startIndex)..<close], as: UTF8.self)
-                    .trimmingCharacters(in: .whitespaces).lowercased()
+                    .trimmingHorizontalWhitespace.lowercased()
                 if section.hasBytePrefix("include") || section.hasBytePrefix("core ") || section.hasBytePrefix("core\"") { return nil }
                 continue
             }
             guard section == "core" else { continue }
             let parts = line.split(separator: "=", maxSplits: 1)
-            guard parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "excludesfile" else { continue }
+            guard parts[0].trimmingHorizontalWhitespace.lowercased() == "excludesfile" else { continue }
             guard parts.count == 2 else { return nil }
-            let text = parts[1].trimmingCharacters(in: .whitespaces)
+            let text = parts[1].trimmingHorizontalWhitespace
             guard !text.contains(where: { "\"\\#;".contains($0) }) else { return nil }
             value = text
         }

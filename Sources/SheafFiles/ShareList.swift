@@ -77,7 +77,7 @@ public struct ShareList: Sendable, Equatable {
         self.shares = []
         guard let text else { return }
         for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingHorizontalWhitespace
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let share = Self.decode(trimmed) else {
                 problems.append("line \(number + 1) of \(Self.fileName) is not a share (`{\"path\":…,\"remote\":…}`)")

@@ -22,6 +22,15 @@ struct Highlighter {
 
     let patterns: [Pattern]
     private let tokenizer: any FTS5Tokenizer
+    /// Every token position of every `.tokens` pattern, in order, as one slot each: a line's
+    /// tokens are compared with these as the tokenizer hands them over (`slotMasks`), so a line
+    /// that matches nothing costs no token copies. Nil when there are more than 64.
+    private let slots: [Slot]?
+
+    struct Slot {
+        var synonyms: [[UInt8]]
+        var prefix: Bool
+    }
 
     /// The highlighter of `terms` (a query's positive terms; `title:` terms match titles, not the
     /// body a snippet is cut from, so they mark nothing), on a connection of the index.
@@ -39,6 +48,13 @@ struct Highlighter {
             }
         }
         self.patterns = patterns
+        var slots: [Slot] = []
+        for case .tokens(let query, let lastIsPrefix) in patterns {
+            for (j, synonyms) in query.enumerated() {
+                slots.append(Slot(synonyms: synonyms, prefix: lastIsPrefix && j == query.count - 1))
+            }
+        }
+        self.slots = slots.count <= 64 ? slots : nil
     }
 
     /// How a term's text is looked up, as `NoteIndex.compile` does.
@@ -68,6 +84,38 @@ struct Highlighter {
 
     /// The ranges of `line` that a pattern matches, in order, not overlapping.
     func matches(in line: String) -> [Range<String.Index>] {
+        guard !patterns.isEmpty, !line.isEmpty else { return [] }
+        // Greek is folded token by token (`matchesByPositions`); any other line is matched by
+        // slot masks.
+        if let slots, !TextFolding.hasGreek(line) { return matchesBySlots(in: line, slots) }
+        return matchesByPositions(in: line)
+    }
+
+    /// `matches`, with the line's tokens compared where the tokenizer hands them over.
+    func matchesBySlots(in line: String, _ slots: [Slot]) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        let utf8 = line.utf8
+        let doc = slots.isEmpty ? [] : Self.slotMasks(tokenizer, Array(utf8), slots)
+        var slot = 0
+        for pattern in patterns {
+            switch pattern {
+            case .tokens(let query, _):
+                defer { slot += query.count }
+                guard doc.count >= query.count else { continue }
+                for i in 0...(doc.count - query.count) where query.indices.allSatisfy({ doc[i + $0].mask & (1 << UInt64(slot + $0)) != 0 }) {
+                    let from = utf8.index(utf8.startIndex, offsetBy: Int(doc[i].start))
+                    let to = utf8.index(utf8.startIndex, offsetBy: Int(doc[i + query.count - 1].end))
+                    found.append(from..<to)
+                }
+            case .cjk(let run, let prefix):
+                found += Self.cjkMatches(run, prefix: prefix, in: line)
+            }
+        }
+        return Self.merged(found)
+    }
+
+    /// `matches`, with the line's tokens kept by position (and Greek ones folded) first.
+    func matchesByPositions(in line: String) -> [Range<String.Index>] {
         guard !patterns.isEmpty, !line.isEmpty else { return [] }
         var found: [Range<String.Index>] = []
         let greek = TextFolding.hasGreek(line)
@@ -104,7 +152,12 @@ struct Highlighter {
                 found += Self.cjkMatches(run, prefix: prefix, in: line)
             }
         }
-        found.sort { $0.lowerBound < $1.lowerBound }
+        return Self.merged(found)
+    }
+
+    /// `found` in order, overlapping ranges joined.
+    static func merged(_ found: [Range<String.Index>]) -> [Range<String.Index>] {
+        let found = found.sorted { $0.lowerBound < $1.lowerBound }
         var merged: [Range<String.Index>] = []
         for r in found {
             if let last = merged.last, r.lowerBound <= last.upperBound {
@@ -142,6 +195,51 @@ struct Highlighter {
             i = j
         }
         return result
+    }
+
+    /// One token position of a line: which slots its tokens (the token and those colocated with
+    /// it) match, one bit each, and its bytes in the line.
+    struct SlotPosition {
+        var mask: UInt64
+        var start: Int32
+        var end: Int32
+    }
+
+    /// Runs the tokenizer over `bytes`, comparing each token with the slots where it is handed
+    /// over, as `matches` compares `tokenize`'s positions: a slot's synonym equals the token, or
+    /// for a prefix slot starts it.
+    static func slotMasks(_ tokenizer: any FTS5Tokenizer, _ bytes: [UInt8], _ slots: [Slot]) -> [SlotPosition] {
+        var state = (slots: slots, positions: [SlotPosition]())
+        guard !bytes.isEmpty else { return [] }
+        withUnsafeMutablePointer(to: &state) { out in
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { text in
+                    _ = tokenizer.tokenize(context: out, tokenization: .document, pText: text.baseAddress, nText: CInt(text.count)) {
+                        context, flags, token, length, start, end in
+                        let state = context!.assumingMemoryBound(to: (slots: [Slot], positions: [SlotPosition]).self)
+                        var mask: UInt64 = 0
+                        if let token, length > 0 {
+                            let count = Int(length)
+                            token.withMemoryRebound(to: UInt8.self, capacity: count) { token in
+                                for (k, slot) in state.pointee.slots.enumerated() where slot.synonyms.contains(where: { synonym in
+                                    (slot.prefix ? count >= synonym.count : count == synonym.count)
+                                        && synonym.withUnsafeBufferPointer { $0.isEmpty || memcmp($0.baseAddress!, token, $0.count) == 0 }
+                                }) {
+                                    mask |= 1 << UInt64(k)
+                                }
+                            }
+                        }
+                        if flags & FTS5_TOKEN_COLOCATED != 0, !state.pointee.positions.isEmpty {
+                            state.pointee.positions[state.pointee.positions.count - 1].mask |= mask
+                        } else {
+                            state.pointee.positions.append(SlotPosition(mask: mask, start: start, end: end))
+                        }
+                        return SQLITE_OK
+                    }
+                }
+            }
+        }
+        return state.positions
     }
 
     /// One token position: the token and those colocated with it, and its bytes in the text.

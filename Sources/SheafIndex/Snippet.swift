@@ -34,7 +34,7 @@ enum Snippet {
         }
         var found: [(text: String, match: Bool)]?
         forEachLine(of: body) { raw in
-            let line = MarkdownScan.plainLine(trimmingWhitespace(raw))
+            let line = MarkdownScan.plainLine(raw.trimmingHorizontalWhitespace)
             guard !line.isEmpty else { return true }
             let matches = highlighter.matches(in: line)
             if matches.isEmpty { return true }
@@ -66,21 +66,6 @@ enum Snippet {
         }
         if start < scalars.endIndex { _ = visit(text[start...]) }
     }
-
-    /// `line` without the white space at its ends, as Foundation's `trimmingCharacters(in:
-    /// .whitespaces)` trims it, by scalars, without bridging every line of a note through
-    /// NSString: ASCII answered here, any other end scalar asked of the same character set.
-    static func trimmingWhitespace(_ line: Substring) -> String {
-        let scalars = line.unicodeScalars
-        func isWhitespace(_ s: Unicode.Scalar) -> Bool {
-            s.isASCII ? s == " " || s == "\t" : whitespaces.contains(s)
-        }
-        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
-        let last = scalars.lastIndex(where: { !isWhitespace($0) })!
-        return String(scalars[first...last])
-    }
-
-    private static let whitespaces = CharacterSet.whitespaces
 
     /// At most `width` characters of `line`, starting a little before the first match, as
     /// pieces; `true` marks a match.

@@ -59,7 +59,7 @@ extension VaultSession {
         let info = gitDirectory + "/info"
         let path = info + "/exclude"
         let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let present = Set(existing.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
+        let present = Set(existing.split(whereSeparator: \.isNewline).map { $0.trimmingHorizontalWhitespace })
         let missing = excludedPatterns.filter { !present.contains($0) }
         guard !missing.isEmpty else { return [] }
         var text = existing

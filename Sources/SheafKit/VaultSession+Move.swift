@@ -22,7 +22,7 @@ extension VaultSession {
     public func destination(for note: CatalogNote, _ dest: String) throws(SheafError) -> String {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
-        let trimmed = dest.trimmingCharacters(in: .whitespaces)
+        let trimmed = dest.trimmingHorizontalWhitespace
         let relativeToWorking = trimmed.hasBytePrefix("./") || trimmed.hasBytePrefix("../")
         let base = relativeToWorking ? (workingFolder ?? "") : ""
         let joined = VaultPath.join(base, trimmed.hasBytePrefix("/") ? String(trimmed.dropFirst()) : trimmed)

@@ -41,7 +41,7 @@ extension VaultSession {
     /// Adds a remote. The URL is stored without user-info; an https password in it goes to
     /// git's credential helper.
     public func addRemote(name: String, url: String) throws(SheafError) {
-        guard !url.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !url.trimmingHorizontalWhitespace.isEmpty else {
             throw SheafError("the remote's URL is empty", path: name,
                              hint: "give a path, an ssh or https URL: `sheaf remote add \(RemoteURL.redacting(name)) URL`")
         }

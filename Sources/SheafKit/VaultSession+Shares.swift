@@ -313,7 +313,7 @@ extension VaultSession {
     /// A share's URL as `.sheaf-shares` keeps it (no user-info password: that goes to git's
     /// credential helper, as for `sheaf remote add`).
     private func shareRemote(_ url: String) throws(SheafError) -> CredentialPlan {
-        guard !url.trimmingCharacters(in: .whitespaces).isEmpty else { throw SheafError("the share's URL is empty", path: vault.root) }
+        guard !url.trimmingHorizontalWhitespace.isEmpty else { throw SheafError("the share's URL is empty", path: vault.root) }
         if let local = RemoteURL.localPath(url), let target = VaultWalker.realPath(Self.absoluteRemote(local)),
            target == VaultWalker.realPath(vault.root) || target.hasBytePrefix((VaultWalker.realPath(vault.root) ?? vault.root) + "/") {
             throw SheafError("a share's remote cannot be inside the vault", path: url,

@@ -245,7 +245,7 @@ struct VaultRoutes: Sendable {
 
     func search(_ query: String, fragment: Bool) async throws -> Response {
         var values: [String: Any] = [:]
-        if !query.trimmingCharacters(in: .whitespaces).isEmpty {
+        if !query.trimmingHorizontalWhitespace.isEmpty {
             var typo: SearchQueryError?
             do { _ = try SearchQuery.parse(query) } catch { typo = error }  // the CLI's language, its parser's words
             if let typo {

@@ -131,7 +131,7 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
 
     /// The date a value holds when it is nothing but a date (`2026-05-02`, `2026-05-02T09:30+01:00`).
     static func date(_ value: YAMLValue) -> Date? {
-        guard let text = value.text?.trimmingCharacters(in: .whitespaces), text.utf8.count >= 10,
+        guard let text = value.text?.trimmingHorizontalWhitespace, text.utf8.count >= 10,
               text.allSatisfy({ $0.isASCII && ($0.isNumber || "-:.,+TtZz ".contains($0)) }) else { return nil }
         return NoteDate.parse(text)
     }

@@ -90,18 +90,26 @@ public struct FrontMatterBlock: Equatable, Sendable {
     /// line that is `---` or `...`. Returns the block and the body after it.
     public static func take(from text: Substring) -> (FrontMatterBlock, Substring)? {
         guard text.hasPrefix("---") else { return nil }
-        let all = Lines.split(text)
-        guard let first = all.first, Lines.content(first).trimmingTrailingBlanks == "---",
+        // Line by line (the pieces `Lines.split` gives) up to the closing line only: a search
+        // cuts each hit's snippet from its body, and splitting the whole note was a tenth of it.
+        let utf8 = text.utf8
+        func line(at start: Substring.Index) -> Substring? {
+            guard start != text.endIndex else { return nil }
+            guard let nl = utf8[start...].firstIndex(of: UInt8(ascii: "\n")) else { return text[start...] }
+            return text[start..<utf8.index(after: nl)]
+        }
+        guard let first = line(at: text.startIndex), Lines.content(first).trimmingTrailingBlanks == "---",
               !Lines.terminator(first).isEmpty else { return nil }
-        for i in 1..<all.count {
-            let content = Lines.content(all[i]).trimmingTrailingBlanks
+        var lines: [Substring] = []
+        var next = first.endIndex
+        while let current = line(at: next) {
+            let content = Lines.content(current).trimmingTrailingBlanks
             if content == "---" || content == "..." {
-                let block = FrontMatterBlock(opening: String(first),
-                                             lines: all[1..<i].map(String.init),
-                                             closing: String(all[i]))
-                let bodyStart = all[i].endIndex
-                return (block, text[bodyStart...])
+                let block = FrontMatterBlock(opening: String(first), lines: lines.map(String.init), closing: String(current))
+                return (block, text[current.endIndex...])
             }
+            lines.append(current)
+            next = current.endIndex
         }
         return nil
     }

@@ -73,13 +73,17 @@ import Testing
         }
     }
 
-    /// Snippets of ASCII lines are made plain by bytes (`plainTextASCII`): on lines built from every
-    /// piece of syntax the walk by Characters knows, in any order and nesting, it must give exactly
-    /// what that walk gives; a line with a non-ASCII byte or a CR takes the walk itself.
-    @Test func plainTextOfAnASCIILineByBytesGivesWhatTheWalkByCharactersGives() {
+    /// Snippets of lines with one Character per scalar are made plain by bytes
+    /// (`plainTextByBytes`): on lines built from every piece of syntax the walk by Characters
+    /// knows, with ASCII and other letters and punctuation, in any order and nesting, it must give
+    /// exactly what that walk gives; a line with a CR, a combining mark, a joiner or an emoji
+    /// takes the walk itself.
+    @Test func plainTextOfALineByBytesGivesWhatTheWalkByCharactersGives() {
         let pieces = ["a", "run", " ", "\t", "*", "_", "`", "~", "!", "[", "]", "[[", "]]", "(", ")", "|", "<", ">", "/", "<b>",
                       "</i>", "< b", "<3", "-", "+", "#", "[[Note|alias]]", "[[a|]]", "[[|]]", "[[]]", "![[img.png]]", "![x](u)",
-                      "[x](u)", "[x] (u)", "> ", "- ", "+ ", "* ", "\u{1B}", "x_y", "**b**"]
+                      "[x](u)", "[x] (u)", "> ", "- ", "+ ", "* ", "\u{1B}", "x_y", "**b**",
+                      "caf\u{E9}", "\u{F1}", "<\u{E9}t\u{E9}>", "<\u{3A9}>", "<\u{2014}", "\u{2026}", "\u{201C}q\u{201D}", "\u{A0}",
+                      "\u{3A9}\u{3BC}", "\u{416}", "\u{65E5}\u{672C}", "\u{3001}", "[[\u{E9}|\u{F1}]]", "\u{AD}"]
         var generator = SystemRandomNumberGenerator()
         var lines = pieces + ["", "  ", "[[a|b|c]]", "[[a||]]", "![[", "![", "[[x", "<a", "<", "- - > + x", "-\t> *"]
         for _ in 0..<5000 {
@@ -87,16 +91,40 @@ import Testing
         }
         for line in lines {
             let bytes = Array(line.utf8)
-            #expect(MarkdownScan.isPlainASCII(bytes, 0, bytes.count))
-            #expect(MarkdownScan.plainTextASCII(bytes, 0, bytes.count) == MarkdownScan.plainTextByCharacters(bytes, 0, bytes.count), "\(line.debugDescription)")
+            #expect(MarkdownScan.isOneCharacterPerScalar(bytes, 0, bytes.count))
+            #expect(MarkdownScan.plainTextByBytes(bytes, 0, bytes.count) == MarkdownScan.plainTextByCharacters(bytes, 0, bytes.count), "\(line.debugDescription)")
             // From an offset too, as the scanner calls it for the pieces of a line outside comments.
-            if bytes.count > 2 {
-                #expect(MarkdownScan.plainTextASCII(bytes, 1, bytes.count - 1) == MarkdownScan.plainTextByCharacters(bytes, 1, bytes.count - 1), "\(line.debugDescription)")
+            if bytes.count > 2, bytes[1] & 0xC0 != 0x80, bytes[bytes.count - 1] & 0xC0 != 0x80 {
+                #expect(MarkdownScan.plainTextByBytes(bytes, 1, bytes.count - 1) == MarkdownScan.plainTextByCharacters(bytes, 1, bytes.count - 1), "\(line.debugDescription)")
             }
         }
-        for other in ["caf\u{E9} *x*", "a\r\nb", "e\u{301}*", "*\u{301}x"] {
+        for other in ["a\r\nb", "e\u{301}*", "*\u{301}x", "\u{1F600}*x*", "a\u{200D}b", "\u{1100}\u{1161}", "\u{930}\u{94D}", "\u{37E}*"] {
             let bytes = Array(other.utf8)
-            #expect(!MarkdownScan.isPlainASCII(bytes, 0, bytes.count))
+            #expect(!MarkdownScan.isOneCharacterPerScalar(bytes, 0, bytes.count), "\(other.debugDescription)")
         }
+        // Broken UTF-8 is never made plain by bytes: the walk repairs it first.
+        for broken: [UInt8] in [[0x61, 0xC3], [0xC3, 0x28], [0xE2, 0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xFF]] {
+            #expect(!MarkdownScan.isOneCharacterPerScalar(broken, 0, broken.count), "\(broken)")
+        }
+    }
+
+    /// Every scalar the byte walk admits is a Character of its own beside letters, itself and
+    /// line syntax, and equals no ASCII Character (canonical equivalence: U+037E is `;`).
+    @Test func everyScalarTheByteWalkAdmitsIsACharacterOfItsOwn() {
+        let ascii = (0x20...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }
+        var admitted = 0
+        for value in UInt32(0x80)...0xFFFF where MarkdownScan.isOwnCharacter(value) {
+            guard let scalar = Unicode.Scalar(value) else { Issue.record("U+\(String(value, radix: 16)) admitted, not a scalar"); continue }
+            admitted += 1
+            let s = String(scalar)
+            for pair in ["a" + s, s + "a", s + s, "*" + s, s + "*", "[" + s, s + "]"] where pair.count != 2 {
+                Issue.record("U+\(String(value, radix: 16)) joins a cluster: \(pair.debugDescription)")
+            }
+            if ascii.contains(Character(scalar)) { Issue.record("U+\(String(value, radix: 16)) equals an ASCII Character") }
+            // The encoding check admits exactly these scalars.
+            let bytes = Array(s.utf8)
+            #expect(MarkdownScan.isOneCharacterPerScalar(bytes, 0, bytes.count))
+        }
+        #expect(admitted > 20000)
     }
 }

@@ -91,13 +91,22 @@ import Testing
         #expect(try NoteIndex.openForReading(vault: vault, queryOnly: true) == nil)
     }
 
-    /// The snippet's trimming is Foundation's `trimmingCharacters(in: .whitespaces)`.
+    /// The trimming of snippet lines and git configuration lines is Foundation's
+    /// `trimmingCharacters(in: .whitespaces)`: on samples, and on every scalar of the BMP around a
+    /// letter.
     @Test func snippetTrimmingIsFoundationsWhitespaceTrimming() {
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let s = String(scalar) + "a" + String(scalar)
+            if s.trimmingHorizontalWhitespace != s.trimmingCharacters(in: .whitespaces) {
+                Issue.record("U+\(String(value, radix: 16)) is trimmed otherwise than Foundation trims it")
+            }
+        }
         let samples = ["", " ", "\t", "  a  ", "\ta b\t", "\u{00A0}x\u{00A0}", "\u{3000}全角\u{3000}", "\u{2003}em\u{2009}",
                        " \u{0301}accent ", "x\u{200B}", "\u{200B}x", "\u{FEFF}bom", "tab\t\t", " \u{1680}ogham",
                        "\u{202F}narrow\u{205F}", "\u{0085}nel", "\u{0B}vt\u{0C}", "\rcr\r", "\u{1F}us\u{7F}", "a\u{2028}", "🏃 run 🏃 ", " e\u{0301} "]
         for s in samples {
-            #expect(Snippet.trimmingWhitespace(Substring(s)) == s.trimmingCharacters(in: .whitespaces), "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(s.trimmingHorizontalWhitespace == s.trimmingCharacters(in: .whitespaces), "\(s.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 }

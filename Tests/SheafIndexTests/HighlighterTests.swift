@@ -1,0 +1,55 @@
+// A snippet's marks come from the index's tokenizer. Lines are compared with the query as the
+// tokenizer hands their tokens over (slot masks); the first way, which keeps every token of the
+// line by position, stays for Greek lines (folded token by token). Both must mark the same.
+import Foundation
+import GRDB
+import SheafCore
+import Testing
+@testable import SheafIndex
+
+@Suite struct HighlighterTests {
+    func highlighter(_ query: String) throws -> (Highlighter, DatabaseQueue) {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(tokenizer: StemAndWordTokenizer.self) }
+        let db = try DatabaseQueue(configuration: configuration)
+        let h = try db.read { db in try Highlighter(db: db, terms: SearchQuery.parse(query).terms) }
+        return (h, db)
+    }
+
+    /// The slot masks mark what keeping every token marks, on random lines of words, their other
+    /// forms, accents, case, CJK and punctuation, for words, prefixes, phrases, exact terms and
+    /// OR groups; and they mark something where the query matched.
+    @Test func lineMatchesBySlotsAreThoseByPositions() throws {
+        let words = ["run", "running", "Runs", "ran", "café", "CAFE", "cafés", "naïve", "copy", "copied", "copying",
+                     "three-way", "merge", "merges", "日本語", "日本", "本", "кофе", "Кофе", "x", "runner", "copywriter",
+                     ",", ".", "—", "(", ")", "'", "don't", "e-mail", "email", "2026", "v1.2", "_", "*"]
+        let queries = ["run", "running", "=run", "=running", "run*", "cop*", "cafe", "\"three-way merge\"", "\"copy merge\"",
+                       "copy OR cafe", "日本", "本", "кофе", "naive", "=copying files", "email", "e-mail", "merge run*",
+                       "\"run run\"", "title:run copy", "-run cafe", "v1"]
+        var generator = SystemRandomNumberGenerator()
+        var marked = 0
+        for query in queries {
+            let (h, db) = try highlighter(query)
+            try db.read { _ in
+                for _ in 0..<300 {
+                    let line = (0..<Int.random(in: 1...12, using: &generator))
+                        .map { _ in words.randomElement(using: &generator)! }
+                        .joined(separator: [" ", " ", "  ", "", "\t"].randomElement(using: &generator)!)
+                    let bySlots = h.matches(in: line)
+                    #expect(bySlots == h.matchesByPositions(in: line), "\(query) in \(line.debugDescription)")
+                    if !bySlots.isEmpty { marked += 1 }
+                }
+            }
+        }
+        #expect(marked > 1000)
+    }
+
+    /// A Greek line is folded token by token, so `ψυχη` marks `ψυχή`.
+    @Test func aGreekLineIsStillMarkedWithItsAccentsFolded() throws {
+        let (h, db) = try highlighter("ψυχη")
+        let line = "Η ψυχή του"
+        try db.read { _ in
+            #expect(h.matches(in: line).map { String(line[$0]) } == ["ψυχή"])
+        }
+    }
+}
