@@ -157,6 +157,19 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
     func holders(_ word: String, _ dir: String) -> Int {
         spawn("rg", ["-l", "-i", word], in: dir).stdout.split(separator: "\n").count
     }
+    /// An indexed search's floor: SQLite's own command line answering the query from a plain
+    /// FTS5 index of the notes (`fts_reference.py`), best 20 with a snippet each, as `sheaf
+    /// search` prints them. No Swift, no catalog, no freshness check: what any program that
+    /// answers from an FTS5 index pays, start included.
+    let indexedFloorName = "`sqlite3`, FTS5 query with `snippet()` on a plain index"
+    func plainIndex(of dir: String, at db: String) {
+        try? fm.removeItem(atPath: db)
+        must("python3", [reference, dir, db], in: work)
+    }
+    func indexedFloor(_ db: String, _ word: String, in dir: String) -> Double {
+        let sql = "SELECT path, snippet(notes, 2, '', '', '…', 20) FROM notes WHERE notes MATCH '\(word)' ORDER BY rank LIMIT 20"
+        return must("sqlite3", [db, sql], in: dir).seconds
+    }
     if wants("search") {
         log("search without a watcher against rg...")
         for word in words {
@@ -175,6 +188,11 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
         var row = FloorRow(work: "`sheaf search \(options.word)`, no watcher, 200 notes", floor: "`rg -l -i \(options.word)`", goal: 1.0)
         alternate(&row, ["search", options.word], in: s) { spawn("rg", ["-l", "-i", options.word], in: s).seconds }
         rows.append(row)
+        let smallDB = work + "/plain-200.sqlite"
+        plainIndex(of: small, at: smallDB)
+        var indexed = FloorRow(work: "`sheaf search \(options.word)`, no watcher, 200 notes", floor: indexedFloorName, goal: 1.0)
+        alternate(&indexed, ["search", options.word], in: s) { indexedFloor(smallDB, options.word, in: s) }
+        rows.append(indexed)
     }
     if wants("start") {
         log("process start against git --version...")
@@ -263,10 +281,15 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
             if !vouched { usleep(100_000) }
         }
         if vouched {
+            let plainB = work + "/plain-b.sqlite"
+            plainIndex(of: b, at: plainB)
             for word in words {
                 var row = FloorRow(work: "`sheaf search \(word)`, idle watcher (\(holders(word, b)) notes hold it)", floor: "`rg -l -i \(word)`", goal: 0.15)
                 alternate(&row, ["search", word], in: b) { spawn("rg", ["-l", "-i", word], in: b).seconds }
                 rows.append(row)
+                var indexed = FloorRow(work: "`sheaf search \(word)`, idle watcher", floor: indexedFloorName, goal: 1.0)
+                alternate(&indexed, ["search", word], in: b) { indexedFloor(plainB, word, in: b) }
+                rows.append(indexed)
             }
         } else {
             log("the watcher never vouched for the index: watcher rows left out")
