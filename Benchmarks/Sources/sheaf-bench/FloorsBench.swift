@@ -194,11 +194,26 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
         alternate(&indexed, ["search", options.word], in: s) { indexedFloor(smallDB, options.word, in: s) }
         rows.append(indexed)
     }
+    // What every process that reads git through libgit2 pays before its first git call, Sheaf or
+    // not: loading the library (and the libraries it needs: ssh2, mbedTLS, Kerberos, OpenSSL, ...) and `git_libgit2_init`, which in Debian's
+    // build (mbedTLS) parses every certificate of the system's CA bundle. Timed inside a Python
+    // process (ctypes), so the interpreter's own start is not counted.
+    var libgit2Start: (load: [Double], initialise: [Double]) = ([], [])
     if wants("start") {
         log("process start against git --version...")
         var row = FloorRow(work: "process start (`sheaf --version`)", floor: "`git --version`", goal: 4.0)
         alternate(&row, ["--version"], in: b) { must("git", ["--version"], in: d).seconds }
         rows.append(row)
+        let script = """
+            import ctypes, time
+            t0 = time.perf_counter(); lib = ctypes.CDLL("libgit2.so.1.5")
+            t1 = time.perf_counter(); lib.git_libgit2_init()
+            t2 = time.perf_counter(); print(t1 - t0, t2 - t1)
+            """
+        for _ in 0..<options.runs {
+            let parts = must("python3", ["-c", script], in: d).stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if parts.count == 2 { libgit2Start.load.append(parts[0]); libgit2Start.initialise.append(parts[1]) }
+        }
     }
 
     // MARK: Sync of one edited note: A against G, a git clone of a copy of the remote.
@@ -345,6 +360,17 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
         |---|---|---|---|---|\(options.baseline == nil ? "" : "---|---|")
         \(rows.map { $0.line(withBaseline: options.baseline != nil) }.joined(separator: "\n"))
         """)
+    if !libgit2Start.load.isEmpty {
+        let load = median(libgit2Start.load) * 1000, initialise = median(libgit2Start.initialise) * 1000
+        print("""
+
+            libgit2's own start, in any process that uses it (median of \(libgit2Start.load.count)): \
+            \(String(format: "%.1f", load + initialise)) ms = loading libgit2.so.1.5 and its libraries \
+            \(String(format: "%.1f", load)) ms + `git_libgit2_init` \(String(format: "%.1f", initialise)) ms \
+            (Debian's build parses the system's CA certificates there). Every row whose command opens the \
+            vault's repository (commit, sync, pull, clone, mv) pays it; `git` itself does not.
+            """)
+    }
 }
 
 /// One row of the table: samples per sheaf binary (0 is --sheaf, 1 the baseline) and the floor's.
