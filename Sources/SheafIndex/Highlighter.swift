@@ -25,7 +25,7 @@ struct Highlighter {
     /// Every token position of every `.tokens` pattern, in order, as one slot each: a line's
     /// tokens are compared with these as the tokenizer hands them over (`slotMasks`), so a line
     /// that matches nothing costs no token copies. Nil when there are more than 64.
-    private let slots: [Slot]?
+    let slots: [Slot]?
 
     struct Slot {
         var synonyms: [[UInt8]]

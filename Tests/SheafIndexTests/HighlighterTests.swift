@@ -35,13 +35,28 @@ import Testing
                     let line = (0..<Int.random(in: 1...12, using: &generator))
                         .map { _ in words.randomElement(using: &generator)! }
                         .joined(separator: [" ", " ", "  ", "", "\t"].randomElement(using: &generator)!)
-                    let bySlots = h.matches(in: line)
+                    let bySlots = h.matchesBySlots(in: line, try #require(h.slots))
                     #expect(bySlots == h.matchesByPositions(in: line), "\(query) in \(line.debugDescription)")
+                    #expect(bySlots == h.matches(in: line))
                     if !bySlots.isEmpty { marked += 1 }
                 }
             }
         }
         #expect(marked > 1000)
+    }
+
+    /// Slots are bits of one word: a query of 64 token positions still takes them, one of 65
+    /// (a long phrase) keeps every token by position instead, and both mark the phrase.
+    @Test func aQueryOfMoreThan64TokensIsMatchedByPositions() throws {
+        for count in [64, 65] {
+            let words = (0..<count).map { "w\($0)" }
+            let (h, db) = try highlighter("\"" + words.joined(separator: " ") + "\"")
+            #expect((h.slots != nil) == (count <= 64))
+            let line = "before " + words.joined(separator: " ") + " after"
+            try db.read { _ in
+                #expect(h.matches(in: line).map { String(line[$0]) } == [words.joined(separator: " ")])
+            }
+        }
     }
 
     /// A Greek line is folded token by token, so `ψυχη` marks `ψυχή`.
