@@ -4,6 +4,10 @@
 // A file name that is not UTF-8 cannot be a String at all: the walk reports and skips it
 // (`PathBytes.displayName` names it in the warning).
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A vault path that compares and hashes by its UTF-8 bytes, never by canonical equivalence.
 public struct PathKey: Hashable, Sendable, CustomStringConvertible {
     public let path: String
@@ -23,13 +27,15 @@ public struct PathKey: Hashable, Sendable, CustomStringConvertible {
 
 public enum PathBytes {
     /// Whether two paths are the same bytes (the same file on Linux).
-    /// Native strings are compared as two buffers (a freshness walk compares 10k paths per
-    /// scan; `elementsEqual` over the UTF-8 views went a byte at a time, 5 % of the walk).
+    /// Native strings are compared as two buffers by `memcmp` (a freshness walk compares 10k
+    /// paths per scan; `elementsEqual`, over the UTF-8 views or over the buffers, went a byte at
+    /// a time: 3 % of a no-change walk's CPU).
     public static func same(_ a: String, _ b: String) -> Bool {
         let (x, y) = (a.utf8, b.utf8)
         guard x.count == y.count else { return false }
+        guard x.count > 0 else { return true }
         let contiguous = x.withContiguousStorageIfAvailable { bx in
-            y.withContiguousStorageIfAvailable { by in bx.elementsEqual(by) }
+            y.withContiguousStorageIfAvailable { by in memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0 }
         }
         return (contiguous ?? nil) ?? x.elementsEqual(y)
     }

@@ -6,18 +6,25 @@ public enum VaultPath {
 
     /// Whether a path names a note (`*.md` or `*.markdown`, any case).
     public static func isNote(_ path: String) -> Bool {
-        // On the UTF-8 bytes: the freshness walk asks this for every file.
-        var ext: [UInt8] = []
+        // On the UTF-8 bytes, without allocating: the freshness walk asks this for every file.
+        // The extension's bytes, read from the end, are packed into one word (at most 8 of them:
+        // `markdown`), ASCII letters lower-cased; other bytes never match.
+        var packed: UInt64 = 0, count = 0
         for byte in path.utf8.reversed() {
             if byte == UInt8(ascii: ".") { break }
-            if byte == UInt8(ascii: "/") || ext.count > 8 { return false }
-            ext.append(byte | 0x20)  // ASCII letters to lower case; other bytes never match
+            if byte == UInt8(ascii: "/") || count == 8 { return false }
+            packed = packed << 8 | UInt64(byte | 0x20)
+            count += 1
         }
-        guard ext.count < path.utf8.count, !ext.isEmpty else { return false }
-        let name = path.utf8.count - ext.count - 1
+        guard count < path.utf8.count, count > 0 else { return false }
+        let name = path.utf8.count - count - 1
         guard name > 0, path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: name - 1)] != UInt8(ascii: "/") else { return false }
-        return ext.elementsEqual("dm".utf8) || ext.elementsEqual("nwodkram".utf8)
+        return (count == 2 && packed == packedMD) || (count == 8 && packed == packedMarkdown)
     }
+
+    /// `md` and `markdown` packed as `isNote` packs an extension.
+    private static let packedMD = packed("md"), packedMarkdown = packed("markdown")
+    private static func packed(_ ext: String) -> UInt64 { ext.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// Obsidian's own documents, `.canvas` and `.base`: link targets, but not attachments.
     public static func isObsidianDocument(_ path: String) -> Bool {
