@@ -88,27 +88,29 @@ extension LinkTargets {
         }
 
         /// FNV-1a hashes of the lower case of the file name and of the stem of `path` (as
-        /// `VaultPath.fileName` and `stem` cut them), when its file name is ASCII.
+        /// `VaultPath.fileName` and `stem` cut them), when its file name is ASCII. On the string's
+        /// own buffer: through the UTF-8 view's indices this was a third of the table's making.
         static func asciiHashes(_ path: String) -> (name: UInt64, stem: UInt64)? {
-            let bytes = path.utf8
-            var start = bytes.endIndex, lastDot: String.UTF8View.Index?
+            if let hashes = path.utf8.withContiguousStorageIfAvailable({ asciiHashes(bytes: $0) }) { return hashes }
+            return asciiHashes(bytes: Array(path.utf8))
+        }
+
+        static func asciiHashes<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes) -> (name: UInt64, stem: UInt64)? where Bytes.Index == Int {
+            var start = bytes.endIndex, lastDot: Int?
             while start > bytes.startIndex {
-                let before = bytes.index(before: start)
-                let byte = bytes[before]
+                let byte = bytes[start - 1]
                 if byte == UInt8(ascii: "/") { break }
                 if byte >= 0x80 { return nil }
-                if byte == UInt8(ascii: "."), lastDot == nil { lastDot = before }
-                start = before
+                if byte == UInt8(ascii: "."), lastDot == nil { lastDot = start - 1 }
+                start -= 1
             }
             var hash: UInt64 = 0xcbf29ce484222325, stem: UInt64?
-            var i = start
-            while i < bytes.endIndex {
+            for i in start..<bytes.endIndex {
                 // `stem`: up to the last dot, unless the name starts with it.
                 if i == lastDot, i != start { stem = hash }
                 var byte = bytes[i]
                 if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
                 hash = (hash ^ UInt64(byte)) &* 0x100000001b3
-                i = bytes.index(after: i)
             }
             return (hash, stem ?? hash)
         }
