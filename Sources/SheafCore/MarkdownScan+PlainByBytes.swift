@@ -33,9 +33,9 @@ extension MarkdownScan {
 
     /// Scalars past ASCII that are always a grapheme cluster of their own (Grapheme_Cluster_Break
     /// Other or Control) and equal, as a Character, no ASCII one: Latin-1 and Latin Extended,
-    /// Greek and Coptic (not its question mark, which is `;`), Cyrillic without its combining marks, the dashes, quotes, bullets and
-    /// ellipsis of General Punctuation, CJK punctuation without its tone marks, kana without its voicing marks, and the
-    /// CJK Unified Ideographs.
+    /// Greek and Coptic (not its question mark, which is `;`), Cyrillic without its combining
+    /// marks, the dashes, quotes, bullets and ellipsis of General Punctuation, CJK punctuation
+    /// without its tone marks, kana without its voicing marks, and the CJK Unified Ideographs.
     static func isOwnCharacter(_ v: UInt32) -> Bool {
         switch v {
         case 0xA0...0x24F, 0x370...0x37D, 0x37F...0x3FF, 0x400...0x482, 0x48A...0x4FF,
