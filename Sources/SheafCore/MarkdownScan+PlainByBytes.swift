@@ -18,10 +18,10 @@ extension MarkdownScan {
                 if c == 0x0D { return false }
                 i += 1
             } else if c >= 0xC2, c <= 0xDF, i + 1 < end, b[i + 1] & 0xC0 == 0x80 {
-                guard isOwnCharacter(UInt32(c & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F)) else { return false }
+                guard isOwnCharacter(scalarValue(b, at: i)) else { return false }
                 i += 2
             } else if c >= 0xE0, c <= 0xEF, i + 2 < end, b[i + 1] & 0xC0 == 0x80, b[i + 2] & 0xC0 == 0x80 {
-                let value = UInt32(c & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F)
+                let value = scalarValue(b, at: i)
                 guard value >= 0x800, isOwnCharacter(value) else { return false }  // no overlong form
                 i += 3
             } else {
@@ -29,6 +29,15 @@ extension MarkdownScan {
             }
         }
         return true
+    }
+
+    /// The value of the one-, two- or three-byte UTF-8 sequence at `k`, its bytes taken as they
+    /// are (`isOneCharacterPerScalar` checks them).
+    static func scalarValue(_ b: [UInt8], at k: Int) -> UInt32 {
+        let c = b[k]
+        if c < 0x80 { return UInt32(c) }
+        if c < 0xE0 { return UInt32(c & 0x1F) << 6 | UInt32(b[k + 1] & 0x3F) }
+        return UInt32(c & 0x0F) << 12 | UInt32(b[k + 1] & 0x3F) << 6 | UInt32(b[k + 2] & 0x3F)
     }
 
     /// Scalars past ASCII that are always a grapheme cluster of their own (Grapheme_Cluster_Break
@@ -60,9 +69,7 @@ extension MarkdownScan {
         func isLetter(at k: Int) -> Bool {
             let c = b[k]
             if c < 0x80 { return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
-            let value = c < 0xE0 ? UInt32(c & 0x1F) << 6 | UInt32(b[k + 1] & 0x3F)
-                : UInt32(c & 0x0F) << 12 | UInt32(b[k + 1] & 0x3F) << 6 | UInt32(b[k + 2] & 0x3F)
-            return Unicode.Scalar(value).map { Character($0).isLetter } ?? false
+            return Unicode.Scalar(scalarValue(b, at: k)).map { Character($0).isLetter } ?? false
         }
         /// The first `]]` at or after `from`: the index of its first `]`.
         func closingPair(from: Int, limit: Int) -> Int? {
