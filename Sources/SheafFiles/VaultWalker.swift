@@ -168,7 +168,9 @@ public struct VaultWalker {
         return walkTree(from: folder, reach: inherited, realRoot: Self.realPath(vault.root) ?? vault.root).files
     }
 
+    /// The walk's question for one path (`list` asks it the same way): `excludes`, then git.
     private func ignored(_ name: Substring, _ path: String, folder: Bool, reaches: inout [String: IgnoreReach?]) -> Bool {
+        if let excludes, excludes(path, folder) { return true }
         if let reach = reach(in: VaultPath.folder(path), cache: &reaches),
            !reach.mightIgnore(name: name, isFolder: folder) { return false }
         return isIgnored(path, folder)

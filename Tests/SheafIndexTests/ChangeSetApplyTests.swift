@@ -94,4 +94,29 @@ import TestSupport
         #expect(r.rebuilt == .missing)
         #expect(try paths(index) == ["a.md", "b.md"])
     }
+
+    /// A pull's per-path update asked git's ignore rules about each path but not the walk's
+    /// `excludes` (Obsidian's excluded files): a pulled note under an excluded folder was indexed,
+    /// where a scan leaves it out, until the next rebuild.
+    @Test func applyLeavesOutWhatTheWalksExcludesLeaveOut() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# A\n", root + "/a.md")
+        write("# T\nexcluded words\n", root + "/Templates/t.md")
+        write("# D\nexcluded words\n", root + "/Deep/Templates/d.md")
+        write("# S\nexcluded words\n", root + "/Notes/scratch.tmp.md")
+        write("png", root + "/Templates/pic.png")
+        var walker = VaultWalker(vault: vault)
+        let filters = ObsidianIgnoreFilters(["Templates/", "/scratch\\.tmp/"])
+        walker.excludes = { filters.excludes($0, isFolder: $1) }
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: walker)
+        let scanned = try paths(index)
+        #expect(scanned == ["Deep/Templates/d.md", "a.md"])
+        let r = try index.apply(VaultChangeSet(added: ["Templates/t.md", "Deep/Templates/d.md", "Notes/scratch.tmp.md", "Templates/pic.png"]),
+                                vault: vault, walker: walker)
+        #expect(try paths(index) == scanned, "the per-path update leaves out what the walk leaves out")
+        #expect(r.added == 0)
+        #expect(try index.search(SearchQuery.parse("excluded"), vault: vault).map(\.path) == ["Deep/Templates/d.md"])
+    }
 }
