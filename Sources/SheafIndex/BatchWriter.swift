@@ -8,8 +8,9 @@ import SheafCore
 /// prepared statements and FTS rowids counted here (stored in `meta` once per batch).
 struct BatchWriter {
     struct Batch {
-        /// Same bytes, new identity: only the identity is updated.
-        var touches: [(Int64, VaultFile)] = []
+        /// Same bytes, new identity: the identity is updated, and the dates a note without them
+        /// in its front matter takes from its file's mtime (as `store` gives them).
+        var touches: [(Int64, IndexedNote)] = []
         /// Notes to store, with the catalog row they replace (a changed or renamed note).
         var writes: [(Int64?, IndexedNote)] = []
     }
@@ -37,9 +38,10 @@ struct BatchWriter {
         try pool.write { db in
             let deleted = try NoteIndex.delete(deleting.values, db) ? Set(deleting.keys) : []
             if !batch.writes.isEmpty { try NoteIndex.addingRows(db) }
-            let touch = try db.cachedStatement(sql: "UPDATE notes SET size = ?, mtime_ns = ?, inode = ? WHERE rowid = ?")
-            for (rowid, file) in batch.touches {
-                try touch.execute(arguments: [file.size, file.mtimeNanoseconds, recordedInode(file), rowid])
+            let touch = try db.cachedStatement(sql: "UPDATE notes SET size = ?, mtime_ns = ?, inode = ?, created = ?, modified = ? WHERE rowid = ?")
+            for (rowid, item) in batch.touches {
+                let (created, modified) = Self.dates(item)
+                try touch.execute(arguments: [item.file.size, item.file.mtimeNanoseconds, recordedInode(item.file), created, modified, rowid])
             }
             var dead = 0
             for (rowid, item) in batch.writes {
@@ -75,11 +77,10 @@ struct BatchWriter {
     /// old FTS row, if any, becomes dead.
     static func store(_ db: Database, _ item: IndexedNote, inode: Int64, replacing rowid: Int64?, ftsRowid: Int64) throws {
         let note = item.note
-        let mtime = Double(item.file.mtimeNanoseconds) / 1e9
+        let (created, modified) = dates(item)
         let aliases = note.aliases.joined(separator: "\n")
         let values: [DatabaseValueConvertible?] = [
-            item.file.path, VaultPath.folder(item.file.path), note.id, note.title, aliases,
-            (note.created?.timeIntervalSince1970 ?? mtime), (note.modified?.timeIntervalSince1970 ?? mtime),
+            item.file.path, VaultPath.folder(item.file.path), note.id, note.title, aliases, created, modified,
             item.file.size, item.file.mtimeNanoseconds, inode, item.hash, note.snippet,
             note.warnings.map(\.description).joined(separator: "\n"), ConflictName.isConflict(item.file.path) ? 1 : 0, ftsRowid,
         ]
@@ -111,6 +112,12 @@ struct BatchWriter {
                                                LinkTargets.endsInNoFileName(link.target) ? 1 : 0])
         }
         try insertText(db, item, ftsRowid: ftsRowid)
+    }
+
+    /// A note's created and modified dates: its front matter's, else its file's mtime.
+    static func dates(_ item: IndexedNote) -> (created: Double, modified: Double) {
+        let mtime = Double(item.file.mtimeNanoseconds) / 1e9
+        return (item.note.created?.timeIntervalSince1970 ?? mtime, item.note.modified?.timeIntervalSince1970 ?? mtime)
     }
 
     /// Writes a note's FTS row.

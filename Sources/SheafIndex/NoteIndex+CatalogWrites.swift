@@ -29,7 +29,7 @@ extension NoteIndex {
             for item in read {
                 warnings += item.note.warnings.map { (item.file.path, $0.description) }
                 if let old = stored[PathKey(item.file.path)] {
-                    if hashes[old.rowid] == item.hash { batch.touches.append((old.rowid, item.file)) }
+                    if hashes[old.rowid] == item.hash { batch.touches.append((old.rowid, item)) }
                     else { batch.writes.append((old.rowid, item)); counts.changed += 1; changes.change(item.file.path) }
                 } else if let oldPath = goneByHash[item.hash]?.popLast(), let old = gone.removeValue(forKey: oldPath) {
                     // Renamed notes keep their rowid; their FTS row is replaced because the path is indexed.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SheafCore
 import SheafFiles
 import Testing
@@ -118,5 +119,30 @@ import TestSupport
         #expect(try paths(index) == scanned, "the per-path update leaves out what the walk leaves out")
         #expect(r.added == 0)
         #expect(try index.search(SearchQuery.parse("excluded"), vault: vault).map(\.path) == ["Deep/Templates/d.md"])
+    }
+
+    /// A note whose bytes stay but whose mtime moves (`touch`, a copy with a new date) had only
+    /// its identity updated: its dates, taken from the mtime when the front matter has none,
+    /// kept the old time, where a rebuild gives the new one.
+    @Test func aTouchedNoteTakesItsNewMtimeAsARebuildDoes() throws {
+        let (vault, root) = makeVault()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        write("# Plain\nno dates\n", root + "/plain.md")
+        write("---\ncreated: 2020-01-02\n---\n# Dated\n", root + "/dated.md")
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        func dates() throws -> [[Double]] {
+            try index.pool.read { db in try Row.fetchAll(db, sql: "SELECT created, modified FROM notes ORDER BY path").map { [$0[0], $0[1]] } }
+        }
+        var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
+        for name in ["plain.md", "dated.md"] { #expect(utimensat(AT_FDCWD, root + "/" + name, &times, 0) == 0) }
+        let r = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(r.changes.isEmpty, "the same bytes: no change")
+        let scanned = try dates()
+        #expect(scanned[1] == [1_600_000_000, 1_600_000_000])
+        #expect(scanned[0][0] != 1_600_000_000, "the front matter's date stays")
+        let rebuilt = try NoteIndex(vault: vault, rebuild: true)
+        _ = try rebuilt.scan(vault: vault, walker: VaultWalker(vault: vault))
+        #expect(try rebuilt.pool.read { db in try Row.fetchAll(db, sql: "SELECT created, modified FROM notes ORDER BY path").map { [$0[0], $0[1]] as [Double] } } == scanned)
     }
 }
