@@ -13,6 +13,7 @@
 // After every attempt `.sheaf/watch-sync` tells `sheaf status` what happened and what waits.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 import SheafSync
 #if canImport(Glibc)
@@ -74,9 +75,7 @@ public final class BackgroundSync: @unchecked Sendable {
         defer { condition.unlock() }
         guard !started else { return }
         started = true
-        let thread = Thread { [self] in run() }
-        thread.name = "sheaf background sync"
-        thread.start()
+        WorkerThread.start(name: "sheaf background sync") { [self] in run() }
     }
 
     /// Tells the sync what the watcher just applied: the quiet period starts again, and these

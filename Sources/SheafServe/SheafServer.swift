@@ -9,6 +9,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import SheafCore
+import SheafFiles
 import SheafKit
 
 public struct SheafServer: Sendable {
@@ -100,7 +101,7 @@ extension SheafServer {
         var watchOptions = VaultWatchOptions()
         watchOptions.sync = options.sync
         let (vault, live, shares, watching) = (self.vault, self.live, self.shares, watchOptions)
-        Thread {
+        WorkerThread.start(name: "sheaf serve watch") {
             let session = VaultSession(vault: vault, workingDirectory: vault.root)
             session.subscribe { event in
                 events(event)
@@ -113,7 +114,7 @@ extension SheafServer {
             do throws(SheafError) { try session.watch(options: watching, stopper: thread.stopper) }
             catch { events(.problem(error)) }
             thread.done.signal()
-        }.start()
+        }
         return thread
     }
 }

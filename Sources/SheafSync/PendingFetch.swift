@@ -6,6 +6,7 @@
 // (libgit2 handles are not shared between threads), the merge starts once both are done. The
 // merge reads the local branch after the commit, as before; only the wait is shared.
 import Foundation
+import SheafFiles
 import SheafGit
 
 public final class PendingFetch: @unchecked Sendable {
@@ -21,7 +22,8 @@ public final class PendingFetch: @unchecked Sendable {
          slots: DispatchSemaphore?) {
         self.branch = branch
         self.url = url
-        let thread = Thread { [self] in
+        // libgit2's transports and pack indexer recurse: 4 MB of stack.
+        WorkerThread.start(name: "sheaf fetch", stackSize: 1 << 22) { [self] in
             let result: Result<String?, GitError>
             slots?.wait()
             defer { slots?.signal() }
@@ -36,8 +38,6 @@ public final class PendingFetch: @unchecked Sendable {
             lock.withLock { outcome = result }
             done.signal()
         }
-        thread.stackSize = 1 << 22  // libgit2's transports and pack indexer recurse
-        thread.start()
     }
 
     /// Waits for the fetch to end and gives its outcome (again on later calls).
