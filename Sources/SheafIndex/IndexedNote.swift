@@ -41,7 +41,8 @@ struct IndexedNote: Sendable {
 }
 
 extension NoteIndex {
-    static let batchSize = 500
+    /// How many notes are read ahead of the writer and written in one transaction.
+    public static let batchSize = 500
 
     /// Reads, hashes and parses files on all cores, a batch at a time; `consume` gets each batch
     /// (on the calling thread, in order) while the next one is being read.

@@ -21,9 +21,13 @@ extension NoteIndex {
     /// catalog holds (its content hash then decides). The watcher asks for it: the kernel said
     /// the file was written, and a write of the same size within one tick of the clock, or one
     /// that puts the old mtime back (`cp -p`, `rsync -t`, `touch -r`), leaves the identity alone.
+    ///
+    /// `namedOnly`: the named paths only, even in an index being built from nothing: their rows
+    /// are written and the index stays marked for the scan that fills it, which then reads only
+    /// what does not match what was written here (a pull's early pass, IndexWhileWriting).
     public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker,
-                      reread: Bool = false) throws(SheafError) -> ScanReport {
-        if rebuildReason != nil { return try scan(vault: vault, walker: walker) }
+                      reread: Bool = false, namedOnly: Bool = false) throws(SheafError) -> ScanReport {
+        if rebuildReason != nil && !namedOnly { return try scan(vault: vault, walker: walker) }
         return try recoveringOnce { try applyOnce(changes, vault: vault, walker: walker, reread: reread) }
             afterRebuild: { try scan(vault: vault, walker: walker) }  // rebuilt: every file again
     }
@@ -33,6 +37,7 @@ extension NoteIndex {
         var report = ScanReport()
         let keys = try pathsToLookAt(changes, walker: walker)
         guard !keys.isEmpty else { return report }
+        if rebuildReason != nil { try startFilling() }  // the scan that completes the build ends it
         var noteFiles: [VaultFile] = []
         var otherFiles: [VaultFile] = []
         for file in walker.files(at: keys.map(\.path)) {

@@ -23,4 +23,25 @@ public struct ScanReport: Sendable {
     /// Every file the scan's walk found (notes and others, in the walk's order); nil for an
     /// applied change set, which walks nothing.
     public var files: [VaultFile]?
+
+    /// This report followed by `later`, of the same index (a pull's early pass, then the update
+    /// of its whole change set): counts add up, `scanned` is the larger (the later one looks
+    /// at the same paths again), each warning is kept once, the changes are composed.
+    public func followed(by later: ScanReport) -> ScanReport {
+        var result = later
+        result.scanned = max(scanned, later.scanned)
+        result.added += added
+        result.changed += changed
+        result.removed += removed
+        result.renamed += renamed
+        var seen = Set<String>()
+        result.warnings = (warnings + later.warnings).filter { seen.insert($0.path + "\u{0}" + $0.message).inserted }
+        result.walkWarnings = walkWarnings + later.walkWarnings.filter { !walkWarnings.contains($0) }
+        result.seconds += seconds
+        result.rebuilt = rebuilt ?? later.rebuilt
+        result.compacted = compacted || later.compacted
+        result.changes = changes.followed(by: later.changes)
+        result.files = nil
+        return result
+    }
 }

@@ -112,17 +112,25 @@ extension VaultSession {
     /// libgit2 is started only when a rule may ignore a path (`IgnoreReach` tells, and the rules
     /// from outside the work tree are read from their files: `OutsideIgnoreRules`), through a
     /// handle of the walk's own (the watcher's walks run beside the background sync).
-    func walker(forIndex: Bool = false) throws(SheafError) -> VaultWalker {
+    /// With `ownRepository`, git's ignore rules are asked through a repository handle of the
+    /// walker's own, never the session's: for a walk on another thread while this one uses git.
+    func walker(forIndex: Bool = false, ownRepository: Bool = false) throws(SheafError) -> VaultWalker {
         let outside: IgnoreReach
         let repository: () -> Repository?
-        if cachedRepository == nil, let rules = OutsideIgnoreRules.read(vaultRoot: vault.root, environment: ProcessInfo.processInfo.environment) {
+        if cachedRepository == nil || ownRepository,
+           let rules = OutsideIgnoreRules.read(vaultRoot: vault.root, environment: ProcessInfo.processInfo.environment) {
             outside = IgnoreReach(rules: rules)
             let lazy = LazyRepository(workTree: vault.root)
             repository = { lazy.repository }
         } else {
             let repo = try self.repository()
             outside = repo.map { IgnoreReach(rules: $0.outsideIgnoreRules()) } ?? IgnoreReach()
-            repository = { repo }
+            if ownRepository {
+                let lazy = LazyRepository(workTree: vault.root)
+                repository = { lazy.repository }
+            } else {
+                repository = { repo }
+            }
         }
         let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
         for refused in filters?.refused ?? [] { emit(.warning(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason))) }

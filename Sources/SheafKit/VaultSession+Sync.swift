@@ -142,6 +142,12 @@ extension VaultSession {
             var syncer = Syncer(repository: repo, workTree: vault.root, journal: syncJournal, device: device,
                                 remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
+            let early = IndexWhileWriting { [self] in
+                guard let index = try? writableIndex(), let walker = try? walker(forIndex: true, ownRepository: true) else { return nil }
+                return (index, walker)
+            }
+            defer { _ = early.finish() }  // its thread never outlives the writer lock
+            syncer.onWritten = { early.wrote($0) }
             // When the fetch cannot start (no such remote, a detached HEAD), the local changes are
             // committed first and the pull reports the error, as without the overlap.
             let fetched = fetchFirst ? try? syncer.startFetch() : nil
@@ -196,7 +202,7 @@ extension VaultSession {
             if !changes.isEmpty {
                 run.changes = changes
                 run.arrivedConflicts = arrivedConflicts((run.pull?.outcomes ?? []) + run.shares.flatMap { $0.pull?.outcomes ?? [] })
-                updateIndex(after: changes, into: &run)
+                updateIndex(after: changes, into: &run, early: early.finish())
             }
             // New objects (a commit, a fetched pack): let git gather them when due (VaultSession+Housekeeping).
             if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {
@@ -223,12 +229,17 @@ extension VaultSession {
     /// names them), then the attachments among them get their thumbnails. The pull is complete
     /// by now, so a failure here does not fail the command: it becomes a warning saying what
     /// to run, never silence.
-    func updateIndex(after changes: VaultChangeSet, into run: inout SyncRun) {
+    /// `early`: the index and report of the pass that read the files while they were written
+    /// (IndexWhileWriting), which this completes.
+    func updateIndex(after changes: VaultChangeSet, into run: inout SyncRun,
+                     early: (index: NoteIndex, report: SheafIndex.ScanReport?)? = nil) {
         invalidate()
         let index: NoteIndex
-        do {
-            index = try writableIndex()
-            run.indexed = ScanReport(try index.apply(changes, vault: vault, walker: walker(forIndex: true)))
+        do throws(SheafError) {
+            if let early { index = early.index } else { index = try writableIndex() }
+            var report = try index.apply(changes, vault: vault, walker: walker(forIndex: true))
+            if let before = early?.report { report = before.followed(by: report) }
+            run.indexed = ScanReport(report)
             try index.finishBuild()
         } catch {
             run.warnings.append(VaultWarning(path: error.path ?? vault.root,

@@ -60,6 +60,8 @@ public struct Syncer {
     /// (see SyncScope): a path of the remote's commit this remote may not write is refused and
     /// reported like an unsafe one; a file the vault hands to a share stays on disk.
     public var scope: SyncScope?
+    /// Called with each path a pull's work-tree update has written (WorkTreeUpdate.onWritten).
+    public var onWritten: (@Sendable (String) -> Void)?
     /// Waits between push attempts after a rejection (docs/sync.md, "Push and sync": 0.5 s, 1 s, 2
     /// s).
     public var retryDelays: [Double] = [0.5, 1, 2]
@@ -183,6 +185,7 @@ public struct Syncer {
             report.head = target.commit
             var update = WorkTreeUpdate(repository: repository, workTree: workTree, journal: journal)
             update.keepOnDisk = scope?.keepOnDisk
+            update.onWritten = onWritten
             let result = try wrap { try update.run(from: local, to: target.commit) }
             report.keptLocalEdits = result.keptLocalEdits
             report.refused += result.refused

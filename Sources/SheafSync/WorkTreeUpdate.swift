@@ -23,6 +23,10 @@ public struct WorkTreeUpdate {
     /// the vault's tree handed over to the share's own repository (deleting them here would
     /// delete the share's notes). They pass to the share; nothing else is skipped.
     public var keepOnDisk: (@Sendable (String) -> Bool)?
+    /// Called with each path as soon as its file holds the commit's bytes (written now, or found
+    /// so), on the updating thread: what lets the index read the files while the rest are being
+    /// written. The update's result still lists every path.
+    public var onWritten: (@Sendable (String) -> Void)?
 
     public init(repository: Repository, workTree: String, journal: String) {
         self.repository = repository
@@ -213,7 +217,7 @@ public struct WorkTreeUpdate {
             if let freshWriter, let new = change.newFile, new.mode != 0o160000, !new.isSymlink,
                try repository.blobSize(new.blob) <= Note.sizeLimit,
                try freshWriter.create(change.path, repository.blobBytes(new.blob), mode: new.isExecutable ? 0o755 : 0o644) {
-                result.written.append(change.path)
+                wrote(change.path, &result)
                 continue
             }
             if freshWriter == nil, position >= preparedUpTo {
@@ -246,7 +250,7 @@ public struct WorkTreeUpdate {
             let state = try writer.read(path)
             if let disk = state.bytes {
                 let diskID = try Repository.blobID(of: disk)
-                if diskID == new.blob { result.written.append(path.path); continue }
+                if diskID == new.blob { wrote(path.path, &result); continue }
                 // A fresh update's replay: what a crash left of its own write is not a save.
                 let torn = fresh && expected == nil && FreshFolderWriter.isTornCopy(disk, of: target)
                 if diskID != expected?.blob, !torn {
@@ -260,7 +264,7 @@ public struct WorkTreeUpdate {
             }
             let outcome = try writer.replace(path, base: state, with: target, mode: new.isExecutable ? 0o755 : nil,
                                              prepared: prepared)
-            if outcome == .reconciled { result.keptLocalEdits.append(path.path) } else { result.written.append(path.path) }
+            if outcome == .reconciled { result.keptLocalEdits.append(path.path) } else { wrote(path.path, &result) }
         }
         try writer.finish()
         try freshWriter?.sync()
@@ -270,6 +274,11 @@ public struct WorkTreeUpdate {
         }
         try repository.resetIndex(toCommit: to, from: from, changes: changes, refreshing: result.written)
         return result
+    }
+
+    private func wrote(_ path: String, _ result: inout Result) {
+        result.written.append(path)
+        onWritten?(path)
     }
 
     /// How many files are written ahead at a time (bounded memory: each is at most a note's size).
@@ -298,7 +307,7 @@ public struct WorkTreeUpdate {
         if let onDisk {
             guard onDisk.isRegularFile else { result.keptLocalEdits.append(path.path); return }
             let diskID = try Repository.blobID(ofFile: full)
-            if diskID == new.blob { result.written.append(path.path); return }
+            if diskID == new.blob { wrote(path.path, &result); return }
             guard diskID == expected?.blob else { result.keptLocalEdits.append(path.path); return }
         }
         try VaultPathGuard.makeFolders(of: path, in: workTree)
@@ -325,7 +334,7 @@ public struct WorkTreeUpdate {
             unlink(temp)
             throw SheafError("cannot replace", path: path.path, cause: cause)
         }
-        result.written.append(path.path)
+        wrote(path.path, &result)
     }
 
     private func isSymlink(_ path: SafePath, to target: [UInt8]) -> Bool {
@@ -337,7 +346,7 @@ public struct WorkTreeUpdate {
     /// only an old symlink or an unedited file, never a folder or an edited file.
     private func writeSymlink(_ path: SafePath, target: [UInt8], replacing old: TreeFile?, result: inout Result) throws {
         let full = workTree + "/" + path.path
-        if isSymlink(path, to: target) { result.written.append(path.path); return }
+        if isSymlink(path, to: target) { wrote(path.path, &result); return }
         var info = stat()
         if lstat(full, &info) == 0 {
             let type = info.st_mode & S_IFMT
@@ -361,7 +370,7 @@ public struct WorkTreeUpdate {
             unlink(temp)
             throw SheafError("cannot write", path: path.path, cause: String(cString: strerror(e)))
         }
-        result.written.append(path.path)
+        wrote(path.path, &result)
     }
 
     private func removeEmptyFolders(above path: String) {

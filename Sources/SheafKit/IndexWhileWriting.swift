@@ -1,0 +1,129 @@
+// Indexing the files a pull writes while it writes the rest. A clone writes every file of the
+// vault, and reading them back only after the last one had the index wait for the whole checkout,
+// one core busy creating files and the other idle. The work-tree update names each path as its
+// file is written (`Syncer.onWritten`); once a batch of them was written at least one clock tick
+// ago, a thread of this command applies them to the index (`NoteIndex.apply`: what is on disk
+// decides; `namedOnly`, so an index being built from nothing stays marked as such). The update's
+// whole change set is still applied after the update, to the same index
+// (`updateIndex(after:into:early:)`; for an index built from nothing, a clone's, that is the scan
+// that completes the build): a path read here is then one stat whose identity matches what was
+// stored, and what the early pass could not settle is settled there as if it had not run:
+// - a file read within one tick of its write, which the index records as racily clean (inode
+//   0, `BatchWriter.recordedInode`), is read again and its hash compared;
+// - rules that files written later change (`.gitignore`, `.obsidian/app.json`) hold for every
+//   path, because that walker is made after the update;
+// - the paths the update wrote last, and those of a pull too small to fill a batch.
+import Foundation
+import SheafCore
+import SheafFiles
+import SheafIndex
+
+final class IndexWhileWriting: @unchecked Sendable {
+    /// Paths gathered before the index is first read (a pull of fewer files never starts it),
+    /// and the most read at once.
+    static let batch = NoteIndex.batchSize
+    /// How long ago a file must have been written to be read here: one tick of a clock that
+    /// keeps fractions of seconds (`BatchWriter.recordedInode`). A file read sooner would be
+    /// recorded as racily clean and read again after the update.
+    static let settle: UInt64 = 100_000_000
+
+    /// The index and the walk's rules for the early pass, made on the updating thread when the
+    /// first batch is full (the session is that thread's; nil when the index cannot be opened:
+    /// the update of the whole change set then says why).
+    private let open: () -> (NoteIndex, VaultWalker)?
+    private let condition = NSCondition()
+    /// Paths written and not yet read here, in the order written, with when (CLOCK_MONOTONIC).
+    private var pending: [(path: String, at: UInt64)] = []
+    private var finished = false
+    private var started = false
+    private var stopped: DispatchSemaphore?
+    private var opened: NoteIndex?
+    /// The walk's rules its thread applies (set before it starts).
+    private var walker: VaultWalker?
+    /// What the early pass did (nil when it read nothing). Written by its thread, read after it stopped.
+    private var report: SheafIndex.ScanReport?
+
+    init(open: @escaping () -> (NoteIndex, VaultWalker)?) { self.open = open }
+
+    /// A path the update wrote (on the updating thread).
+    func wrote(_ path: String) {
+        condition.lock()
+        pending.append((path, Self.now()))
+        let start = !started && pending.count >= Self.batch
+        if start { started = true }
+        condition.signal()
+        condition.unlock()
+        if start { begin() }
+    }
+
+    /// Stops the early pass (waiting for the batch it is reading) and hands over its index and
+    /// report; paths it did not read are left to the caller's update of the whole change set.
+    /// Called again, it gives the same.
+    func finish() -> (index: NoteIndex, report: SheafIndex.ScanReport?)? {
+        condition.lock()
+        finished = true
+        condition.signal()
+        let stopped = stopped
+        self.stopped = nil
+        condition.unlock()
+        stopped?.wait()
+        condition.lock()
+        defer { condition.unlock() }
+        return opened.map { ($0, report) }
+    }
+
+    private func begin() {
+        guard let (index, walker) = open() else { return }
+        let stopped = DispatchSemaphore(value: 0)
+        condition.lock()
+        opened = index
+        self.walker = walker
+        self.stopped = stopped
+        condition.unlock()
+        // Notes are parsed on this thread too (8 MB of stack, as on the main thread).
+        WorkerThread.start(name: "sheaf early index") { [self] in
+            run(index)
+            stopped.signal()
+        }
+    }
+
+    private func run(_ index: NoteIndex) {
+        guard let walker else { return }
+        while let paths = nextBatch() {
+            do throws(SheafError) {
+                let done = try index.apply(VaultChangeSet(added: paths), vault: walker.vault, walker: walker, namedOnly: true)
+                report = report.map { $0.followed(by: done) } ?? done
+            } catch {
+                return  // the update of the whole change set meets it again, and says it
+            }
+        }
+    }
+
+    /// The paths written at least `settle` ago once there is a batch of them, nil once finished.
+    private func nextBatch() -> [String]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !finished {
+            let now = Self.now()
+            let ripe = pending.prefix(Self.batch).prefix { now - $0.at >= Self.settle }.count
+            if ripe == Self.batch {
+                defer { pending.removeFirst(ripe) }
+                return pending.prefix(ripe).map(\.path)
+            }
+            if pending.count >= Self.batch {
+                // The batch is there; its last path ripens within `settle`.
+                let wait = Self.settle - (now - pending[Self.batch - 1].at)
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(wait) / 1e9))
+            } else {
+                condition.wait()
+            }
+        }
+        return nil
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
