@@ -8,9 +8,11 @@
 import Foundation
 
 public enum WorkerThread {
-    /// Runs `body` on a new detached thread of `stackSize` bytes, named `name` (the kernel keeps
-    /// its first 15 bytes). When no thread can be made (the process is out of them), `body`
-    /// runs on a dispatch queue of its own instead: the work is never dropped.
+    /// Runs `body` on a new detached thread of `stackSize` bytes, named `name` (its first 15
+    /// bytes, the kernel's limit). When no thread can be made (the process is out of them),
+    /// `body` runs on a dispatch queue of its own instead, with that queue's stack: the work is
+    /// never dropped. A caller that waits for the body (a semaphore it signals last) should let
+    /// it hold weakly what must be released before then.
     public static func start(name: String, stackSize: Int = 8 << 20, _ body: @escaping @Sendable () -> Void) {
         let work = Body(name: name, run: body)
         let context = Unmanaged.passRetained(work).toOpaque()
@@ -43,7 +45,9 @@ public enum WorkerThread {
         /// released when this returns, still within the thread's life.
         static func run(_ context: UnsafeMutableRawPointer) {
             let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
-            Thread.current.name = body.name  // what `top -H` and a backtrace show; holds nothing of the body
+            // What `top -H` and a backtrace show. Foundation passes the name to the kernel whole, which
+            // refuses one over 15 bytes; the Thread it makes for this pthread holds nothing of the body.
+            Thread.current.name = String(decoding: body.name.utf8.prefix(15), as: UTF8.self)
             body.run()
         }
     }

@@ -24,10 +24,19 @@ extension NoteIndex {
     ///
     /// `namedOnly`: the named paths only, even in an index being built from nothing: their rows
     /// are written and the index stays marked for the scan that fills it, which then reads only
-    /// what does not match what was written here (a pull's early pass, IndexWhileWriting).
+    /// what does not match what was written here (a pull's early pass, IndexWhileWriting). A
+    /// damaged index is not rebuilt then: the error is thrown.
     public func apply(_ changes: VaultChangeSet, vault: Vault, walker: VaultWalker,
                       reread: Bool = false, namedOnly: Bool = false) throws(SheafError) -> ScanReport {
         if rebuildReason != nil && !namedOnly { return try scan(vault: vault, walker: walker) }
+        if namedOnly {
+            // Damage stops an early pass instead of rebuilding mid-update (a scan then would walk
+            // a half-written tree with the rules from before it): the update of the whole change
+            // set meets the damage after the update and rebuilds from the files as they are then.
+            do { return try applyOnce(changes, vault: vault, walker: walker, reread: reread) }
+            catch let error as SheafError { throw error }
+            catch { throw Self.describe(error, path: path, writing: true) }
+        }
         return try recoveringOnce { try applyOnce(changes, vault: vault, walker: walker, reread: reread) }
             afterRebuild: { try scan(vault: vault, walker: walker) }  // rebuilt: every file again
     }

@@ -25,22 +25,25 @@ public struct ScanReport: Sendable {
     public var files: [VaultFile]?
 
     /// This report followed by `later`, of the same index (a pull's early pass, then the update
-    /// of its whole change set): counts add up, `scanned` is the larger (the later one looks
-    /// at the same paths again), each warning is kept once, the changes are composed.
+    /// of its whole change set): the changes are composed (a note added, then changed, is added;
+    /// added, then removed, is nothing) and counted from the result, `scanned` is the larger
+    /// (the later one looks at the same paths again), each warning is kept once. The counts are
+    /// of notes, as a scan's are.
     public func followed(by later: ScanReport) -> ScanReport {
         var result = later
         result.scanned = max(scanned, later.scanned)
-        result.added += added
-        result.changed += changed
-        result.removed += removed
-        result.renamed += renamed
+        result.changes = changes.followed(by: later.changes)
+        // The counts are of notes; the changes name attachments too.
+        result.added = result.changes.added.count { VaultPath.isNote($0.path) }
+        result.changed = result.changes.changed.count { VaultPath.isNote($0.path) }
+        result.removed = result.changes.removed.count { VaultPath.isNote($0.path) }
+        result.renamed = result.changes.renamed.count { VaultPath.isNote($0.to.path) }
         var seen = Set<String>()
         result.warnings = (warnings + later.warnings).filter { seen.insert($0.path + "\u{0}" + $0.message).inserted }
         result.walkWarnings = walkWarnings + later.walkWarnings.filter { !walkWarnings.contains($0) }
         result.seconds += seconds
         result.rebuilt = rebuilt ?? later.rebuilt
         result.compacted = compacted || later.compacted
-        result.changes = changes.followed(by: later.changes)
         result.files = nil
         return result
     }

@@ -75,7 +75,7 @@ public final class BackgroundSync: @unchecked Sendable {
         defer { condition.unlock() }
         guard !started else { return }
         started = true
-        WorkerThread.start(name: "sheaf background sync") { [self] in run() }
+        WorkerThread.start(name: "sheaf-bg-sync") { [self] in run() }
     }
 
     /// Tells the sync what the watcher just applied: the quiet period starts again, and these

@@ -12,7 +12,10 @@
 //   0, `BatchWriter.recordedInode`), is read again and its hash compared;
 // - rules that files written later change (`.gitignore`, `.obsidian/app.json`) hold for every
 //   path, because that walker is made after the update;
-// - the paths the update wrote last, and those of a pull too small to fill a batch.
+// - the paths the update wrote last, and those of a pull too small to fill a batch;
+// - a path read here that the whole change set no longer names (a sync whose push was rejected
+//   pulls again, and its second pull deletes or moves a file the first one wrote) is looked at
+//   again with it (`read`).
 import Foundation
 import SheafCore
 import SheafFiles
@@ -32,8 +35,12 @@ final class IndexWhileWriting: @unchecked Sendable {
     /// the update of the whole change set then says why).
     private let open: () -> (NoteIndex, VaultWalker)?
     private let condition = NSCondition()
-    /// Paths written and not yet read here, in the order written, with when (CLOCK_MONOTONIC).
+    /// Paths written, in the order written, with when (CLOCK_MONOTONIC); those from `next` on
+    /// are not yet read here.
     private var pending: [(path: String, at: UInt64)] = []
+    private var next = 0
+    /// Every path read here (written by its thread, read after it stopped).
+    private var read: [String] = []
     private var finished = false
     private var started = false
     private var stopped: DispatchSemaphore?
@@ -49,7 +56,7 @@ final class IndexWhileWriting: @unchecked Sendable {
     func wrote(_ path: String) {
         condition.lock()
         pending.append((path, Self.now()))
-        let start = !started && pending.count >= Self.batch
+        let start = !started && pending.count - next >= Self.batch
         if start { started = true }
         condition.signal()
         condition.unlock()
@@ -59,7 +66,7 @@ final class IndexWhileWriting: @unchecked Sendable {
     /// Stops the early pass (waiting for the batch it is reading) and hands over its index and
     /// report; paths it did not read are left to the caller's update of the whole change set.
     /// Called again, it gives the same.
-    func finish() -> (index: NoteIndex, report: SheafIndex.ScanReport?)? {
+    func finish() -> (index: NoteIndex, report: SheafIndex.ScanReport?, read: [String])? {
         condition.lock()
         finished = true
         condition.signal()
@@ -69,7 +76,7 @@ final class IndexWhileWriting: @unchecked Sendable {
         stopped?.wait()
         condition.lock()
         defer { condition.unlock() }
-        return opened.map { ($0, report) }
+        return opened.map { ($0, report, read) }
     }
 
     private func begin() {
@@ -80,16 +87,19 @@ final class IndexWhileWriting: @unchecked Sendable {
         self.walker = walker
         self.stopped = stopped
         condition.unlock()
-        // Notes are parsed on this thread too (8 MB of stack, as on the main thread).
-        WorkerThread.start(name: "sheaf early index") { [self] in
-            run(index)
+        // Notes are parsed on this thread too (8 MB of stack, as on the main thread). Nothing is
+        // held past `stopped`: the caller holds this object while the pass runs, and whatever
+        // the index releases when it goes is released by the caller, under the writer lock.
+        WorkerThread.start(name: "sheaf-index") { [weak self] in
+            self?.run()
             stopped.signal()
         }
     }
 
-    private func run(_ index: NoteIndex) {
-        guard let walker else { return }
+    private func run() {
+        guard let walker, let index = opened else { return }
         while let paths = nextBatch() {
+            read += paths
             do throws(SheafError) {
                 let done = try index.apply(VaultChangeSet(added: paths), vault: walker.vault, walker: walker, namedOnly: true)
                 report = report.map { $0.followed(by: done) } ?? done
@@ -105,14 +115,18 @@ final class IndexWhileWriting: @unchecked Sendable {
         defer { condition.unlock() }
         while !finished {
             let now = Self.now()
-            let ripe = pending.prefix(Self.batch).prefix { now - $0.at >= Self.settle }.count
+            let waiting = pending[next...]
+            let ripe = waiting.prefix(Self.batch).prefix { now - $0.at >= Self.settle }.count
             if ripe == Self.batch {
-                defer { pending.removeFirst(ripe) }
-                return pending.prefix(ripe).map(\.path)
+                defer {
+                    next += ripe
+                    if next >= 8 * Self.batch { pending.removeFirst(next); next = 0 }  // not once per batch
+                }
+                return waiting.prefix(ripe).map(\.path)
             }
-            if pending.count >= Self.batch {
+            if waiting.count >= Self.batch {
                 // The batch is there; its last path ripens within `settle`.
-                let wait = Self.settle - (now - pending[Self.batch - 1].at)
+                let wait = Self.settle - (now - pending[next + Self.batch - 1].at)
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Double(wait) / 1e9))
             } else {
                 condition.wait()

@@ -85,7 +85,7 @@ enum ThumbnailerProcess {
         let errorText = ConcurrentSlots<Data>(count: 1)
         let drained = DispatchSemaphore(value: 0)
         let errorHandle = errors.fileHandleForReading
-        WorkerThread.start(name: "sheaf thumbnail stderr", stackSize: 1 << 20) {
+        WorkerThread.start(name: "sheaf-thumb-err", stackSize: 1 << 20) {
             errorText.set(0, errorHandle.readDataToEndOfFile())
             drained.signal()
         }

@@ -114,7 +114,9 @@ extension VaultSession {
     /// handle of the walk's own (the watcher's walks run beside the background sync).
     /// With `ownRepository`, git's ignore rules are asked through a repository handle of the
     /// walker's own, never the session's: for a walk on another thread while this one uses git.
-    func walker(forIndex: Bool = false, ownRepository: Bool = false) throws(SheafError) -> VaultWalker {
+    /// Without `warn`, Obsidian's filters Sheaf cannot apply are not said (another walker of
+    /// the same command says them).
+    func walker(forIndex: Bool = false, ownRepository: Bool = false, warn: Bool = true) throws(SheafError) -> VaultWalker {
         let outside: IgnoreReach
         let repository: () -> Repository?
         if cachedRepository == nil || ownRepository,
@@ -133,7 +135,7 @@ extension VaultSession {
             }
         }
         let filters = forIndex ? ObsidianSettings.load(vaultRoot: vault.root)?.ignoreFilters : nil
-        for refused in filters?.refused ?? [] { emit(.warning(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason))) }
+        for refused in warn ? filters?.refused ?? [] : [] { emit(.warning(ObsidianIgnoreFilters.warning(filter: refused.filter, reason: refused.reason))) }
         let excluded = filters.flatMap { $0.isEmpty ? nil : $0 }
         var walker = VaultWalker(vault: vault, outsideRules: outside) { path, isDirectory in
             guard let repo = repository() else { return false }

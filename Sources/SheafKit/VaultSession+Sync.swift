@@ -143,7 +143,7 @@ extension VaultSession {
                                 remote: remote, transfer: options.transfer)
             syncer.allowUnrelated = options.allowUnrelated
             let early = IndexWhileWriting { [self] in
-                guard let index = try? writableIndex(), let walker = try? walker(forIndex: true, ownRepository: true) else { return nil }
+                guard let index = try? writableIndex(), let walker = try? walker(forIndex: true, ownRepository: true, warn: false) else { return nil }
                 return (index, walker)
             }
             defer { _ = early.finish() }  // its thread never outlives the writer lock
@@ -199,11 +199,12 @@ extension VaultSession {
             }
             var changes = run.pull?.changes ?? VaultChangeSet()
             for share in run.shares { if let pulled = share.pull?.changes { changes = changes.followed(by: pulled) } }
+            let earlyPass = early.finish()
             if !changes.isEmpty {
                 run.changes = changes
                 run.arrivedConflicts = arrivedConflicts((run.pull?.outcomes ?? []) + run.shares.flatMap { $0.pull?.outcomes ?? [] })
-                updateIndex(after: changes, into: &run, early: early.finish())
             }
+            if !changes.isEmpty || earlyPass != nil { updateIndex(after: changes, into: &run, early: earlyPass) }
             // New objects (a commit, a fetched pack): let git gather them when due (VaultSession+Housekeeping).
             if run.committed != nil || run.pull.map({ $0.kind == .fastForward || $0.kind == .merged }) == true {
                 try objectsWereAdded()
@@ -229,15 +230,23 @@ extension VaultSession {
     /// names them), then the attachments among them get their thumbnails. The pull is complete
     /// by now, so a failure here does not fail the command: it becomes a warning saying what
     /// to run, never silence.
-    /// `early`: the index and report of the pass that read the files while they were written
-    /// (IndexWhileWriting), which this completes.
+    /// `early`: the index, report and paths of the pass that read the files while they were
+    /// written (IndexWhileWriting), which this completes: a path it read that `changes` does not
+    /// name (written by a first pull, gone after a second) is looked at again.
     func updateIndex(after changes: VaultChangeSet, into run: inout SyncRun,
-                     early: (index: NoteIndex, report: SheafIndex.ScanReport?)? = nil) {
+                     early: (index: NoteIndex, report: SheafIndex.ScanReport?, read: [String])? = nil) {
         invalidate()
         let index: NoteIndex
         do throws(SheafError) {
-            if let early { index = early.index } else { index = try writableIndex() }
-            var report = try index.apply(changes, vault: vault, walker: walker(forIndex: true))
+            var toApply = changes
+            if let early {
+                index = early.index
+                let named = Set(changes.paths)
+                for path in early.read where !named.contains(PathKey(path)) { toApply.change(path) }
+            } else {
+                index = try writableIndex()
+            }
+            var report = try index.apply(toApply, vault: vault, walker: walker(forIndex: true))
             if let before = early?.report { report = before.followed(by: report) }
             run.indexed = ScanReport(report)
             try index.finishBuild()

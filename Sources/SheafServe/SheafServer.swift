@@ -101,18 +101,20 @@ extension SheafServer {
         var watchOptions = VaultWatchOptions()
         watchOptions.sync = options.sync
         let (vault, live, shares, watching) = (self.vault, self.live, self.shares, watchOptions)
-        WorkerThread.start(name: "sheaf serve watch") {
-            let session = VaultSession(vault: vault, workingDirectory: vault.root)
-            session.subscribe { event in
-                events(event)
-                live.send(event)
-                switch event {
-                case .synced, .offline, .online, .conflicts: shares.forget()
-                default: break
+        WorkerThread.start(name: "sheaf-watch") {
+            do {  // the session (its index, its repository) is gone before `done` says so
+                let session = VaultSession(vault: vault, workingDirectory: vault.root)
+                session.subscribe { event in
+                    events(event)
+                    live.send(event)
+                    switch event {
+                    case .synced, .offline, .online, .conflicts: shares.forget()
+                    default: break
+                    }
                 }
+                do throws(SheafError) { try session.watch(options: watching, stopper: thread.stopper) }
+                catch { events(.problem(error)) }
             }
-            do throws(SheafError) { try session.watch(options: watching, stopper: thread.stopper) }
-            catch { events(.problem(error)) }
             thread.done.signal()
         }
         return thread

@@ -23,7 +23,7 @@ public final class PendingFetch: @unchecked Sendable {
         self.branch = branch
         self.url = url
         // libgit2's transports and pack indexer recurse: 4 MB of stack.
-        WorkerThread.start(name: "sheaf fetch", stackSize: 1 << 22) { [self] in
+        WorkerThread.start(name: "sheaf-fetch", stackSize: 1 << 22) { [self] in
             let result: Result<String?, GitError>
             slots?.wait()
             defer { slots?.signal() }
