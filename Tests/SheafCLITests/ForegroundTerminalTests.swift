@@ -48,6 +48,9 @@ import TestSupport
         screen.press("Enter")
         #expect(screen.waitFor("note>"), "fzf never drew its prompt:\n\(screen.text)")
         screen.type("Tram 28")
+        // fzf filters on a thread of its own; Enter before it has takes the unfiltered list's top
+        // note (a loaded machine took `1-1 with Priya`, which the query does not match).
+        #expect(eventually(timeout: 20) { !screen.text.contains("with Priya") }, "fzf never filtered:\n\(screen.text)")
         screen.press("Enter")
         #expect(screen.waitFor("picker-exit=0"), "\(screen.text)")
         #expect(screen.text.contains("Tram 28"))
