@@ -104,6 +104,19 @@ import TestSupport
         try Self.expectAsRebuilt(session.vault.root, "the pull")
     }
 
+    /// An indexed vault and an early pass that was told of `count` notes as each was written.
+    static func earlyPass(writing count: Int) throws -> (KitVault, VaultSession, IndexWhileWriting) {
+        let v = try KitVault()
+        let session = try v.session()
+        _ = try session.freshIndex()
+        let early = IndexWhileWriting { (try! session.writableIndex(), try! session.walker(forIndex: true, ownRepository: true)) }
+        for i in 0..<count {
+            try v.write("# Note \(i)\n\nrunning\n", "Notes/Note \(i).md")
+            early.wrote("Notes/Note \(i).md")
+        }
+        return (v, session, early)
+    }
+
     /// Waits until the early pass of `session`'s vault has stored `count` notes.
     static func waitUntilIndexed(_ count: Int, _ session: VaultSession) throws -> Int {
         let reader = try NoteIndex(vault: session.vault)
@@ -120,14 +133,7 @@ import TestSupport
     /// a file the first pull wrote and the second deleted is named by neither any more. The
     /// early pass had read it; the index still drops it.
     @Test func aFileTheEarlyPassReadAndALaterPullDeletedLeavesTheIndex() throws {
-        let v = try KitVault()
-        let session = try v.session()
-        _ = try session.freshIndex()
-        let early = IndexWhileWriting { (try! session.writableIndex(), try! session.walker(forIndex: true, ownRepository: true)) }
-        for i in 0..<500 {
-            try v.write("# Note \(i)\n\nrunning\n", "Notes/Note \(i).md")
-            early.wrote("Notes/Note \(i).md")
-        }
+        let (v, session, early) = try Self.earlyPass(writing: 500)
         #expect(try Self.waitUntilIndexed(500, session) == 500)
         try FileManager.default.removeItem(atPath: v.root + "/Notes/Note 7.md")
         var run = SyncRun(remote: "origin")
@@ -141,14 +147,7 @@ import TestSupport
     /// The pass itself: a batch written a tick ago is read while the update goes on; a path
     /// written just before the update ends is left to the update of the whole change set.
     @Test func theEarlyPassReadsWhatWasWrittenATickAgoAndLeavesTheLastPaths() throws {
-        let v = try KitVault()
-        let session = try v.session()
-        _ = try session.freshIndex()
-        let early = IndexWhileWriting { (try! session.writableIndex(), try! session.walker(forIndex: true, ownRepository: true)) }
-        for i in 0..<600 {
-            try v.write("# Note \(i)\n\nrunning\n", "Notes/Note \(i).md")
-            early.wrote("Notes/Note \(i).md")
-        }
+        let (v, session, early) = try Self.earlyPass(writing: 600)
         #expect(try Self.waitUntilIndexed(500, session) >= 500, "a full batch written a tick ago was read before the update ended")
         try v.write("# Last\n\nrunning\n", "Last.md")
         early.wrote("Last.md")
