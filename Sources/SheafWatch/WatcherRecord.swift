@@ -90,11 +90,17 @@ public struct WatcherRecord: Sendable, Equatable {
 
 /// The lock a watcher holds while it runs: one watcher per vault.
 public final class WatcherClaim {
-    private let fd: Int32
+    let fd: Int32
 
     private init(fd: Int32) { self.fd = fd }
 
-    deinit { close(fd) }  // releases the flock
+    deinit {
+        // The lock belongs to the open file, which a child process shares from its clone to its
+        // exec (or for its life, had it kept a copy): unlocking frees it whoever holds a copy;
+        // a close alone frees it only with the last copy.
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
 
     /// `.sheaf/watcher.lock`.
     public static func lockPath(_ vault: Vault) -> String { vault.stateDirectory + "/watcher.lock" }

@@ -58,4 +58,22 @@ import TestSupport
         _ = Spawn.wait(holder)
         #expect(!WatcherClaim.isHeld(box.vault))
     }
+
+    /// CI saw the lock still held just after the claim was let go: another test's child process,
+    /// between its clone and its exec, held a copy of the lock's descriptor.
+    @Test func aReleasedClaimIsFreeThoughAChildProcessHoldsACopyOfItsDescriptor() throws {
+        let box = TemporaryVault()
+        defer { box.remove() }
+        var claim: WatcherClaim? = try WatcherClaim.claim(box.vault)
+        let fd = try #require(claim?.fd)
+        let child = try #require(Spawn.start("/bin/sleep", ["30"], in: "/", environment: cleanEnvironment(home: "/"),
+                                             inheriting: [fd]))
+        defer { kill(child, SIGKILL); _ = Spawn.wait(child) }
+        #expect(WatcherClaim.isHeld(box.vault))
+        claim = nil
+        #expect(!WatcherClaim.isHeld(box.vault))
+        let next = try WatcherClaim.claim(box.vault)
+        #expect(WatcherRecord.read(box.vault)?.pid == getpid())
+        _ = next
+    }
 }

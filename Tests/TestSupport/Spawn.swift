@@ -77,13 +77,16 @@ public enum Spawn {
     /// not start. Standard input, output and error are the files named (created or truncated).
     public static func start(_ executable: String, _ arguments: [String], in directory: String,
                              environment: [String: String], stdin: String = "/dev/null",
-                             stdout: String = "/dev/null", stderr: String = "/dev/null") -> pid_t? {
+                             stdout: String = "/dev/null", stderr: String = "/dev/null",
+                             inheriting descriptors: [Int32] = []) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // A copy of each named descriptor, open in the child past its exec (a dup2 is not close-on-exec).
+        for (n, fd) in descriptors.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 90 + Int32(n)) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
