@@ -25,7 +25,8 @@ public final class LanguageServer: @unchecked Sendable {
     private var mapTaken = Date.distantPast
     /// Whether this process's watcher runs (else the map is taken again when it may be old).
     var watching = false
-    private var watcher: Thread?
+    /// Whether this process's watcher thread was started (it signals `watcherDone` as it ends).
+    private var watcherStarted = false
     private let stopper = WatchStopper()
     private let watcherDone = DispatchSemaphore(value: 0)
     private var shutdownAsked = false
@@ -41,7 +42,7 @@ public final class LanguageServer: @unchecked Sendable {
 
     /// Serves until the client says `exit` (or closes the stream); the process's exit code.
     public func run() -> Int32 {
-        let reader = Thread { [self] in
+        WorkerThread.start(name: "sheaf-lsp-read") { [self] in
             while true {
                 switch stream.next() {
                 case .message(let body): queue.async { self.receive(body) }
@@ -52,15 +53,13 @@ public final class LanguageServer: @unchecked Sendable {
                 }
             }
         }
-        reader.stackSize = 8 << 20
-        reader.start()
         finished.wait()
         return exitCode
     }
 
     private func finish(_ code: Int32) {
         exitCode = code
-        if watcher != nil {
+        if watcherStarted {
             stopper.stop()
             _ = watcherDone.wait(timeout: .now() + 5)
         }
@@ -200,10 +199,11 @@ public final class LanguageServer: @unchecked Sendable {
 
     /// Runs the vault's watcher on its own thread (no sync: the editor's session only reads).
     private func startWatcher() {
-        guard let vault, watcher == nil else { return }
+        guard let vault, !watcherStarted else { return }
         let stopper = self.stopper, done = watcherDone
         watching = true
-        let thread = Thread { [self] in
+        watcherStarted = true
+        WorkerThread.start(name: "sheaf-lsp-watch") { [self] in
             let session = VaultSession(vault: vault, workingDirectory: vault.root)
             var options = VaultWatchOptions()
             options.sync = false
@@ -222,9 +222,6 @@ public final class LanguageServer: @unchecked Sendable {
             }
             done.signal()
         }
-        thread.stackSize = 8 << 20
-        watcher = thread
-        thread.start()
     }
 
     /// The watcher applied a batch: answers from now on come from a new snapshot.

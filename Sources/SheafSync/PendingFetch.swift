@@ -6,7 +6,7 @@
 // (libgit2 handles are not shared between threads), the merge starts once both are done. The
 // merge reads the local branch after the commit, as before; only the wait is shared.
 import Foundation
-import SheafFiles
+import SheafCore
 import SheafGit
 
 public final class PendingFetch: @unchecked Sendable {

@@ -1,5 +1,5 @@
 // Sheaf's threads of their own (a pull's early index pass, the background sync, a fetch, the
-// watcher of `sheaf serve`), made with pthreads. Foundation's `Thread` holds its closure until the
+// watchers of `sheaf serve` and `sheaf lsp`, the language server's reader), made with pthreads. Foundation's `Thread` holds its closure until the
 // thread's thread-specific data is destroyed, after the thread function has returned: whatever
 // that closure held last was deinitialised there, after libdispatch had torn down the thread's
 // own state. A GRDB database closed from there (its dispatch queues disposed) corrupted the heap:
