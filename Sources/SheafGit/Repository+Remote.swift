@@ -110,9 +110,18 @@ extension Repository {
             error.transferFailure = .unreachable
             throw error
         }
-        try trustConfiguredAuthorities()
+        // Only libgit2's http transport speaks TLS (an http URL may redirect to https): a CA file
+        // named for git's https is not read for a path, file://, ssh or git:// remote, as git reads
+        // it only for https, and one that cannot be read stops no transfer that does not use it.
+        if Self.usesHTTP(url) { try trustConfiguredAuthorities() }
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
+    }
+
+    /// Whether `url` is fetched over libgit2's http transport (http:// or https://).
+    static func usesHTTP(_ url: String) -> Bool {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        return (scheme == "http" || scheme == "https") && url.dropFirst(scheme.count).hasPrefix("://")
     }
 
     /// Points libgit2 (mbedTLS here) at the CA file or folder git would use: GIT_SSL_CAINFO and

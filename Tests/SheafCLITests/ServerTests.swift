@@ -59,6 +59,43 @@ final class ServerProcess {
         withExtendedLifetime(daemon) {}
     }
 
+    /// A CA file set for git's https (GIT_SSL_CAINFO, `http.sslCAInfo`) that cannot be read made
+    /// every sync fail as "cannot reach the remote", over a path, git:// or ssh alike, where git
+    /// reads it only for https. (Found timing a sync: the bundle was parsed again for each push.)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: gitDaemon) && FileManager.default.isExecutableFile(atPath: sshd),
+                   "git-daemon or sshd is missing: scripts/setup installs git and openssh-server"))
+    func aCAFileThatCannotBeReadStopsNoTransferThatIsNotHTTPS() throws {
+        let r = Replicas(1, samples: false)
+        let badCA = ["GIT_SSL_CAINFO": r.temp.path + "/no-such/ca.crt"]
+        Replicas.git(["config", "http.sslCAInfo", r.temp.path + "/no-such/ca.pem"], in: r[0])
+        func pushes(_ line: String, _ extra: [String] = []) {
+            r.write(0, "Start.md", "# Start\n\n\(line)\n")
+            let synced = CLI.run(["sync"] + extra, in: r[0], environment: badCA)
+            #expect(synced.status == 0, "\(line): \(synced.stderr)")
+            #expect(Replicas.git(["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout.contains(line))
+        }
+        pushes("over a path")
+
+        let port = Loopback.freePort()
+        let daemon = try #require(ServerProcess(Self.gitDaemon, [
+            "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(r.temp.path)",
+            "--listen=127.0.0.1", "--port=\(port)", r.temp.path], port: port))
+        let url = "git://127.0.0.1:\(port)/remote.git"
+        CLI.run(["remote", "remove", "origin"], in: r[0])
+        CLI.run(["remote", "add", "origin", url], in: r[0])
+        pushes("over git://")
+        let clone = r.temp.path + "/over-daemon"
+        let cloned = CLI.run(["clone", url, clone], in: r.temp.path, environment: badCA)
+        #expect(cloned.status == 0, "\(cloned.stderr)")
+        #expect(CLI.read(clone + "/Start.md").contains("over git://"))
+        withExtendedLifetime(daemon) {}
+
+        let ssh = try SSHFixture(r)
+        let server = try #require(ssh.start())
+        pushes("over ssh", ["--accept-new-host"])
+        withExtendedLifetime(server) {}
+    }
+
     /// An sshd on 127.0.0.1 for replica 0 (whose folder is its HOME): host key and config in
     /// `dir`, the user's key in `~/.ssh/id_ed25519`, authorized by the server.
     struct SSHFixture {

@@ -104,6 +104,18 @@ import TestSupport
     }
 }
 
+/// Which remotes libgit2 reaches over its http transport, the only one that reads a CA file.
+@Suite struct HTTPTransportTests {
+    @Test(arguments: [
+        ("https://host/notes.git", true), ("HTTPS://host:8443/notes.git", true), ("http://host/notes.git", true),
+        ("/srv/notes.git", false), ("file:///srv/notes.git", false), ("ssh://git@host/notes.git", false),
+        ("git@host:https.git", false), ("https:notes.git", false), ("git://host/notes.git", false), ("", false),
+    ])
+    func onlyHTTPAndHTTPSRemotesUseTheHTTPTransport(_ url: String, _ http: Bool) {
+        #expect(Repository.usesHTTP(url) == http)
+    }
+}
+
 final class ConcurrentFailures: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [String] = []
