@@ -38,17 +38,23 @@ final class ServerProcess {
     static let gitDaemon = "/usr/lib/git-core/git-daemon"
     static let sshd = "/usr/sbin/sshd"
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: gitDaemon),
-                   "git-daemon is missing: scripts/setup installs git"))
-    func syncThroughGitDaemon() throws {
-        let r = Replicas(1, samples: false)
+    /// A `git daemon` on 127.0.0.1 serving the replicas' bare repository, made replica 0's origin.
+    static func gitDaemon(for r: Replicas) throws -> (ServerProcess, String) {
         let port = Loopback.freePort()
-        let daemon = try #require(ServerProcess(Self.gitDaemon, [
+        let daemon = try #require(ServerProcess(gitDaemon, [
             "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(r.temp.path)",
             "--listen=127.0.0.1", "--port=\(port)", r.temp.path], port: port))
         let url = "git://127.0.0.1:\(port)/remote.git"
         CLI.run(["remote", "remove", "origin"], in: r[0])
         CLI.run(["remote", "add", "origin", url], in: r[0])
+        return (daemon, url)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: gitDaemon),
+                   "git-daemon is missing: scripts/setup installs git"))
+    func syncThroughGitDaemon() throws {
+        let r = Replicas(1, samples: false)
+        let (daemon, url) = try Self.gitDaemon(for: r)
         r.write(0, "Start.md", "# Start\n\nfirst line\nfrom r0 over git://\n")
         let pushed = r.sync(0)
         #expect(pushed.status == 0, "\(pushed.stderr)")
@@ -76,13 +82,7 @@ final class ServerProcess {
         }
         pushes("over a path")
 
-        let port = Loopback.freePort()
-        let daemon = try #require(ServerProcess(Self.gitDaemon, [
-            "--reuseaddr", "--export-all", "--enable=receive-pack", "--base-path=\(r.temp.path)",
-            "--listen=127.0.0.1", "--port=\(port)", r.temp.path], port: port))
-        let url = "git://127.0.0.1:\(port)/remote.git"
-        CLI.run(["remote", "remove", "origin"], in: r[0])
-        CLI.run(["remote", "add", "origin", url], in: r[0])
+        let (daemon, url) = try Self.gitDaemon(for: r)
         pushes("over git://")
         let clone = r.temp.path + "/over-daemon"
         let cloned = CLI.run(["clone", url, clone], in: r.temp.path, environment: badCA)
