@@ -113,7 +113,10 @@ extension Repository {
         // Only libgit2's http transport speaks TLS (an http URL may redirect to https): a CA file
         // named for git's https is not read for a path, file://, ssh or git:// remote, as git reads
         // it only for https, and one that cannot be read stops no transfer that does not use it.
-        if Self.usesHTTP(url) { try trustConfiguredAuthorities() }
+        // The push URL counts too (`pushurl`, or `url.*.pushInsteadOf`, which libgit2 applies as it
+        // looks the remote up).
+        let pushURL = git_remote_pushurl(remote).map { String(cString: $0) }
+        if Self.usesHTTP(url) || pushURL.map(Self.usesHTTP) == true { try trustConfiguredAuthorities() }
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
     }

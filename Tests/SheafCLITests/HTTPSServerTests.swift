@@ -28,6 +28,43 @@ import Glibc
         }
     }
 
+    /// A remote fetched from a path and pushed to over https (its `pushurl`): the push trusts the
+    /// CA file git's https names, though the remote's own URL is no http one (Sheaf reads that
+    /// file only for transfers over http since a push parsed it for every remote).
+    @Test func aPushURLOverHTTPSTrustsTheConfiguredCA() throws {
+        try Self.requirePrograms()
+        let temp = TempDir()
+        let token = "tok-\(UUID().uuidString.prefix(8))"
+        let server = try HTTPSGitServer(in: temp.path + "/server", user: "alice", password: token)
+        let bare = server.createRepository("notes.git")
+        let home = temp.path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let env = ["HOME": home, "GIT_SSL_CAINFO": server.caFile, "SHEAF_HTTP_USER": "alice", "SHEAF_HTTP_TOKEN": token]
+        let vault = temp.path + "/vault"
+        CLI.write("# Start\n\npushed over https\n", to: vault + "/Start.md")
+        #expect(CLI.run(["init"], in: vault, environment: env).status == 0)
+        #expect(CLI.run(["remote", "add", "origin", bare], in: vault, environment: env).status == 0)
+        _ = runProcess("/usr/bin/git", ["config", "remote.origin.pushurl", server.url("notes.git")], in: vault)
+        let synced = CLI.run(["sync"], in: vault, environment: env)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let shown = runProcess("/usr/bin/git", ["--git-dir", bare, "show", "main:Start.md"], in: temp.path)
+        #expect(shown.stdout.contains("pushed over https"), "\(shown.stderr)")
+
+        // The same push URL made by `url.<base>.pushInsteadOf` instead of `pushurl`.
+        _ = runProcess("/usr/bin/git", ["config", "--unset", "remote.origin.pushurl"], in: vault)
+        let folder = String(bare.dropLast("notes.git".count))
+        _ = runProcess("/usr/bin/git", ["config", "url.\(server.url("")).pushInsteadOf", folder], in: vault)
+        CLI.write("# Start\n\npushed over https, rewritten\n", to: vault + "/Start.md")
+        // It goes over https: without the CA the server's certificate is refused.
+        let untrusted = CLI.run(["sync"], in: vault, environment: env.merging(["GIT_SSL_CAINFO": ""]) { $1 })
+        #expect(untrusted.status == 2 && untrusted.stderr.contains("certificate"), "\(untrusted.stderr)")
+        let rewritten = CLI.run(["sync"], in: vault, environment: env)
+        #expect(rewritten.status == 0, "\(rewritten.stderr)")
+        let shownAgain = runProcess("/usr/bin/git", ["--git-dir", bare, "show", "main:Start.md"], in: temp.path)
+        #expect(shownAgain.stdout.contains("pushed over https, rewritten"), "\(shownAgain.stderr)")
+        withExtendedLifetime(server) {}
+    }
+
     /// Issue 9, item 3: a token in an https URL was shown in messages and `remote list`, and
     /// `clone` wrote it to .git/config.
     @Test func httpsTokenInURLIsNeverShownOrStored() throws {
