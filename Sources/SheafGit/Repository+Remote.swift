@@ -116,15 +116,9 @@ extension Repository {
         // The push URL counts too (`pushurl`, or `url.*.pushInsteadOf`, which libgit2 applies as it
         // looks the remote up).
         let pushURL = git_remote_pushurl(remote).map { String(cString: $0) }
-        if Self.usesHTTP(url) || pushURL.map(Self.usesHTTP) == true { try trustConfiguredAuthorities() }
+        if RemoteURL.isHTTP(url) || pushURL.map(RemoteURL.isHTTP) == true { try trustConfiguredAuthorities() }
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
-    }
-
-    /// Whether `url` is fetched over libgit2's http transport (http:// or https://).
-    static func usesHTTP(_ url: String) -> Bool {
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        return (scheme == "http" || scheme == "https") && url.dropFirst(scheme.count).hasPrefix("://")
     }
 
     /// Points libgit2 (mbedTLS here) at the CA file or folder git would use: GIT_SSL_CAINFO and

@@ -13,7 +13,9 @@
 //
 // Either way, a lock is kept while a git process runs in the repository (a `git commit` started
 // while the killed Sheaf ran may own it); the session's start waits up to 10 s for such git
-// processes to end first (a killed Sheaf's own `git fetch` outlives it by a moment). Every lock
+// processes to end first (a killed Sheaf's own `git fetch` outlives it by a moment). After a
+// killed session it waits for them before it looks at all: that fetch may not have taken its
+// lock yet. This process's own children (a share's fetch begun before the writer lock) never count. Every lock
 // kept is reported to the caller, which refuses to write and tells the user what to do.
 import Foundation
 #if canImport(Glibc)
@@ -42,11 +44,18 @@ extension Repository {
     /// `endLockSession`. A record that cannot be written (a read-only folder) is skipped: the
     /// locks such a session may leave are then only reported, never removed.
     public func beginLockSession(record: String) -> GitLockCheck {
-        let present = lockFiles()
         let previous = LockSessionRecord.read(record)
+        let roots = [workTreeRoot, resolvedGitDirectory].compactMap { $0 }
+        if previous?.isDead == true {
+            // A killed Sheaf's git children outlive it (the `git fetch` of a local remote, a
+            // share's fetch begun before the writer lock) and may take a lock here (the tracking
+            // ref's) after this session looked: this session's own write of it then failed. So
+            // after a killed session, its git processes are given up to `gitExitWait` to end first.
+            Self.waitForGit(in: roots)
+        }
+        let present = lockFiles()
         var check = GitLockCheck()
         if !present.isEmpty {
-            let roots = [workTreeRoot, resolvedGitDirectory].compactMap { $0 }
             var open = Self.filesOpenByAnyProcess()
             var gitRunning = Self.gitProcessRunning(in: roots)
             let boot = Self.bootTime()
@@ -63,11 +72,7 @@ extension Repository {
             // remote, which ran while it committed): a lock only a git process keeps is given
             // up to `gitExitWait` for git to end, instead of refusing the retry that follows a kill.
             if gitRunning && locks.contains(where: { $0.dead && !open.contains($0.path) }) {
-                let deadline = Date().addingTimeInterval(Self.gitExitWait)
-                while gitRunning && Date() < deadline {
-                    usleep(50_000)
-                    gitRunning = Self.gitProcessRunning(in: roots)
-                }
+                gitRunning = !Self.waitForGit(in: roots)
                 open = Self.filesOpenByAnyProcess()
             }
             for lock in locks {
@@ -177,13 +182,40 @@ extension Repository {
     /// working directory inside one of `roots`.
     static func gitProcessRunning(in roots: [String]) -> Bool {
         let fm = FileManager.default
-        let me = String(getpid())
-        for pid in (try? fm.contentsOfDirectory(atPath: "/proc")) ?? [] where pid.allSatisfy(\.isNumber) && pid != me {
+        let me = getpid()
+        for name in (try? fm.contentsOfDirectory(atPath: "/proc")) ?? [] where name.allSatisfy(\.isNumber) {
+            guard let pid = Int32(name), pid != me else { continue }
             guard let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else { continue }
-            let name = (exe.hasSuffix(" (deleted)") ? String(exe.dropLast(10)) : exe).split(separator: "/").last ?? ""
-            guard name == "git" || name.hasPrefix("git-") else { continue }
+            let program = (exe.hasSuffix(" (deleted)") ? String(exe.dropLast(10)) : exe).split(separator: "/").last ?? ""
+            guard program == "git" || program.hasPrefix("git-") else { continue }
             guard let cwd = try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") else { continue }
-            if roots.contains(where: { cwd == $0 || cwd.hasPrefix($0 + "/") }) { return true }
+            // This process's own children (a share's fetch under way) are not another's git.
+            if roots.contains(where: { cwd == $0 || cwd.hasPrefix($0 + "/") }) && !isDescendant(pid, of: me) { return true }
+        }
+        return false
+    }
+
+    /// Waits up to `gitExitWait` for the git processes working in `roots` to end; whether they did.
+    @discardableResult
+    static func waitForGit(in roots: [String]) -> Bool {
+        let deadline = Date().addingTimeInterval(gitExitWait)
+        while gitProcessRunning(in: roots) {
+            if Date() >= deadline { return false }
+            usleep(50_000)
+        }
+        return true
+    }
+
+    /// Whether `ancestor` is among the parents of `pid` (field 4 of /proc/<pid>/stat, upwards).
+    static func isDescendant(_ pid: Int32, of ancestor: Int32) -> Bool {
+        var current = pid
+        for _ in 0..<64 {
+            guard let text = try? String(contentsOfFile: "/proc/\(current)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return false }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]), parent > 1 else { return false }
+            if parent == ancestor { return true }
+            current = parent
         }
         return false
     }

@@ -112,7 +112,7 @@ import TestSupport
         ("git@host:https.git", false), ("https:notes.git", false), ("git://host/notes.git", false), ("", false),
     ])
     func onlyHTTPAndHTTPSRemotesUseTheHTTPTransport(_ url: String, _ http: Bool) {
-        #expect(Repository.usesHTTP(url) == http)
+        #expect(RemoteURL.isHTTP(url) == http)
     }
 }
 

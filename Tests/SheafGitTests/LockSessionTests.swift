@@ -1,0 +1,55 @@
+// A writer session's start after a killed one (Repository+StaleLocks.swift).
+import Foundation
+import Testing
+import TestSupport
+@testable import SheafGit
+
+@Suite struct LockSessionTests {
+    /// CI saw the sync after a `kill -9` fail on `refs/remotes/origin/main.lock`: the killed
+    /// Sheaf's `git fetch` outlived it and took the tracking ref's lock after the next session
+    /// had looked for locks, so that session's own write of the ref failed.
+    @Test func aSessionAfterAKilledOneWaitsForTheGitItLeftRunning() throws {
+        let dir = TempDir.make("lock-session")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let work = dir + "/w"
+        let repo = try Repository.create(workTree: work)
+        let record = dir + "/git-session"
+        var killed = LockSessionRecord.current(existingLocks: [])
+        killed.processStart = "0"  // another start time: the process that wrote it is gone
+        killed.write(to: record)
+        #expect(LockSessionRecord.read(record)?.isDead == true)
+
+        // A git at work in the repository and no child of this process (a killed Sheaf's fetch is
+        // nobody's), which takes the tracking ref's lock a moment later and then lets it go.
+        let refs = ".git/refs/remotes/origin"
+        let script = "sleep 0.5; mkdir -p \(refs); touch \(refs)/main.lock; sleep 0.5; mv \(refs)/main.lock \(refs)/main.done"
+        _ = runProcess("/bin/sh", ["-c", "git -c 'alias.slow=!\(script)' slow </dev/null >/dev/null 2>&1 &"], in: work)
+        let roots = [URL(fileURLWithPath: work).resolvingSymlinksInPath().path]
+        #expect(eventually(timeout: 10) { Repository.gitProcessRunning(in: roots) })
+
+        let check = repo.beginLockSession(record: record)
+        defer { repo.endLockSession(record: record) }
+        #expect(!Repository.gitProcessRunning(in: roots), "the session began while the killed session's git still ran")
+        #expect(check.held.isEmpty && check.removed.isEmpty, "\(check)")
+        #expect(FileManager.default.fileExists(atPath: work + "/" + refs + "/main.done"))
+    }
+
+    /// This process's own git children (a share's fetch begun before the writer lock) are not
+    /// taken for another process's git.
+    @Test func aGitThisProcessStartedIsNotAnotherProcesssGit() throws {
+        let dir = TempDir.make("lock-session")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let work = dir + "/w"
+        _ = try Repository.create(workTree: work)
+        let roots = [URL(fileURLWithPath: work).resolvingSymlinksInPath().path]
+        let child = try #require(Spawn.start("/usr/bin/git", ["-c", "alias.slow=!sleep 30", "slow"], in: work,
+                                             environment: cleanEnvironment(home: dir)))
+        defer { kill(child, SIGKILL); _ = Spawn.wait(child) }
+        // Spawn's shell becomes git: wait until it has, then ask.
+        #expect(eventually(timeout: 10) {
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe")) ?? "").hasSuffix("/git")
+        })
+        #expect(Repository.isDescendant(child, of: getpid()))
+        #expect(!Repository.gitProcessRunning(in: roots))
+    }
+}
