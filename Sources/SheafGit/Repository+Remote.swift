@@ -79,7 +79,7 @@ extension Repository {
     /// Pushes the local `branch` to the same branch on the remote. A push the remote refuses
     /// (not a fast-forward) throws with the `.rejected` failure.
     public func push(remote name: String, branch: String, options: TransferOptions) throws(GitError) {
-        try withRemote(name, options: options) { (remote, session) throws(GitError) in
+        try withRemote(name, options: options, pushing: true) { (remote, session) throws(GitError) in
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             session.install(into: &pushOptions.callbacks)
@@ -96,12 +96,16 @@ extension Repository {
         }
     }
 
-    private func withRemote(_ name: String, options: TransferOptions,
+    /// Runs `body` with remote `name` looked up and a transfer session for the URL this
+    /// direction uses: the push URL when `pushing` and the remote has one (`pushurl`, or
+    /// `url.*.pushInsteadOf`, which libgit2 applies as it looks the remote up), else its URL.
+    private func withRemote(_ name: String, options: TransferOptions, pushing: Bool = false,
                             _ body: (OpaquePointer, TransferSession) throws(GitError) -> Void) throws(GitError) {
         var remote: OpaquePointer?
         try check(git_remote_lookup(&remote, handle, name), "git_remote_lookup")
         defer { git_remote_free(remote) }
-        let url = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        let fetchURL = git_remote_url(remote).map { String(cString: $0) } ?? ""
+        let url = pushing ? git_remote_pushurl(remote).map { String(cString: $0) } ?? fetchURL : fetchURL
         if let path = Self.localRemotePath(url), !FileManager.default.fileExists(atPath: path) {
             // A remote folder that is not there (an unmounted drive, a moved folder): libgit2
             // would say "unsupported URL protocol". Like a network that does not answer, it is
@@ -113,10 +117,8 @@ extension Repository {
         // Only libgit2's http transport speaks TLS (an http URL may redirect to https): a CA file
         // named for git's https is not read for a path, file://, ssh or git:// remote, as git reads
         // it only for https, and one that cannot be read stops no transfer that does not use it.
-        // The push URL counts too (`pushurl`, or `url.*.pushInsteadOf`, which libgit2 applies as it
-        // looks the remote up).
-        let pushURL = git_remote_pushurl(remote).map { String(cString: $0) }
-        if RemoteURL.isHTTP(url) || pushURL.map(RemoteURL.isHTTP) == true { try trustConfiguredAuthorities() }
+        if RemoteURL.isHTTP(url) { try trustConfiguredAuthorities() }
+        // The session's URL names the host key's port: the one this direction connects to.
         let session = TransferSession(options: options, url: url)
         try withExtendedLifetime(session) { () throws(GitError) in try body(remote!, session) }
     }

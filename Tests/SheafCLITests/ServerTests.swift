@@ -175,6 +175,26 @@ final class ServerProcess {
         withExtendedLifetime(server) {}
     }
 
+    /// A remote fetched from a path and pushed to over ssh on another port (its `pushurl`): the
+    /// push's host key is checked and recorded for the host and port it connects to. It was
+    /// recorded under the fetch URL's (here none: a bare `127.0.0.1` line).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: sshd),
+                   "sshd is missing: scripts/setup installs openssh-server"))
+    func aPushToAnSSHPushURLRecordsTheHostKeyOfItsPort() throws {
+        let r = Replicas(1, samples: false)
+        let ssh = try SSHFixture(r)
+        Replicas.git(["config", "remote.origin.url", r.bare], in: r[0])
+        Replicas.git(["config", "remote.origin.pushurl", ssh.url], in: r[0])
+        let server = try #require(ssh.start())
+        r.write(0, "Start.md", "# Start\n\npushed to the push URL\n")
+        let pushed = r.sync(0, ["--accept-new-host"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(CLI.read(ssh.home + "/.ssh/known_hosts").hasPrefix("[127.0.0.1]:\(ssh.port) ssh-ed25519 "),
+                "\(CLI.read(ssh.home + "/.ssh/known_hosts"))")
+        #expect(Replicas.git(["--git-dir", r.bare, "show", "main:Start.md"], in: r.temp.path).stdout.contains("pushed to the push URL"))
+        withExtendedLifetime(server) {}
+    }
+
     /// Issue 9, item 11: an SSH_AUTH_SOCK naming a missing socket, or a socket no agent listens
     /// on any more, made sync report the remote as offline (exit 75) instead of trying the key
     /// files; and a key the server refuses is an authentication failure (exit 2), not offline.
