@@ -124,9 +124,11 @@ extension Repository {
     }
 
     /// Points libgit2 (mbedTLS here) at the CA file or folder git would use: GIT_SSL_CAINFO and
-    /// GIT_SSL_CAPATH, else `http.sslCAInfo` and `http.sslCAPath`. Unset, libgit2's default stays.
-    func trustConfiguredAuthorities() throws(GitError) {
-        let environment = ProcessInfo.processInfo.environment
+    /// GIT_SSL_CAPATH, else `http.sslCAInfo` and `http.sslCAPath`. Unset, the system's
+    /// authorities are in force, also after another repository's transfer in this process set
+    /// others (a long-running `sheaf watch`: a vault whose remote has a private CA, a share on a
+    /// public host).
+    func trustConfiguredAuthorities(environment: [String: String] = ProcessInfo.processInfo.environment) throws(GitError) {
         var file = environment["GIT_SSL_CAINFO"].flatMap { $0.isEmpty ? nil : $0 }
         var folder = environment["GIT_SSL_CAPATH"].flatMap { $0.isEmpty ? nil : $0 }
         if file == nil && folder == nil {
@@ -142,7 +144,7 @@ extension Repository {
                 }
             }
         }
-        guard file != nil || folder != nil else { return }
+        guard file != nil || folder != nil else { return try TrustedAuthorities.useSystemDefault() }
         try TrustedAuthorities.use(file: file, folder: folder)
     }
 

@@ -82,7 +82,7 @@ import TestSupport
 /// The crash seen when the background sync's tests ran beside others: every transfer set
 /// libgit2's process-wide CA locations (GIT_SSL_CAINFO) before connecting, and two at once freed
 /// each other's certificates inside mbedTLS (a crash in libmbedx509).
-@Suite struct ConcurrentTransferTests {
+@Suite(.serialized) struct ConcurrentTransferTests {
     @Test func transfersStartingAtOnceWithACAFileSetDoNotFreeEachOthersCertificates() throws {
         let bundle = "/etc/ssl/certs/ca-certificates.crt"
         guard FileManager.default.fileExists(atPath: bundle) else { return }
@@ -101,6 +101,26 @@ import TestSupport
             }
         }
         #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+    }
+
+    /// Found by review: once one repository's transfer set its CA file (`http.sslCAInfo`), a later
+    /// transfer of another repository with none configured, in the same process (`sheaf watch`:
+    /// the vault and a share), still trusted only that file, and failed on a public host.
+    /// (In this suite, beside the test above, which sets the process-wide locations too.)
+    @Test func aRepositoryWithNoCAConfiguredGoesBackToTheSystemsAfterAnotherSetOne() throws {
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        guard FileManager.default.fileExists(atPath: bundle) else { return }
+        let dir = TempDir.make("trust")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let privateCA = dir + "/private-ca.pem"
+        try FileManager.default.copyItem(atPath: bundle, toPath: privateCA)
+        let vault = try Repository.create(workTree: dir + "/vault")
+        _ = runProcess("/usr/bin/git", ["config", "http.sslCAInfo", privateCA], in: dir + "/vault")
+        let share = try Repository.create(workTree: dir + "/share")
+        try vault.trustConfiguredAuthorities(environment: [:])
+        #expect(TrustedAuthorities.locationsInForce?.file == privateCA)
+        try share.trustConfiguredAuthorities(environment: [:])
+        #expect(TrustedAuthorities.locationsInForce == nil)
     }
 }
 
