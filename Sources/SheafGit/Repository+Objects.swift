@@ -183,11 +183,22 @@ extension Repository {
     }
 
     /// Sets a reference (such as `refs/remotes/origin/main`) to a commit, creating it if needed.
-    public func setReference(_ name: String, to id: String, message: String) throws(GitError) {
+    /// A reference whose lock another process holds (a `git fetch` writing the same tracking
+    /// ref) is tried again for up to `lockWait` seconds, as git waits for a ref's lock
+    /// (`core.filesRefLockTimeout`); libgit2 gives up at once.
+    public func setReference(_ name: String, to id: String, message: String, lockWait: Double = 2) throws(GitError) {
         var oid = try Self.oid(id)
-        var ref: OpaquePointer?
-        try check(git_reference_create(&ref, handle, name, &oid, 1, message), "git_reference_create")
-        git_reference_free(ref)
+        let deadline = Date().addingTimeInterval(lockWait)
+        while true {
+            var ref: OpaquePointer?
+            do throws(GitError) {
+                try check(git_reference_create(&ref, handle, name, &oid, 1, message), "git_reference_create")
+                git_reference_free(ref)
+                return
+            } catch where error.code == .locked && Date() < deadline {
+                usleep(20_000)
+            }
+        }
     }
 
     /// The commit a reference points at, nil when the reference does not exist.

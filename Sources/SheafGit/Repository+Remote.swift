@@ -84,8 +84,12 @@ extension Repository {
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             session.install(into: &pushOptions.callbacks)
             let rc = try Self.withStrings(["refs/heads/\(branch):refs/heads/\(branch)"]) { (specs) throws(GitError) in
-                try session.watching { git_remote_push(remote, &specs, &pushOptions) }
+                // Uploads without libgit2's update of the tracking refs (`git_remote_push` does
+                // both): that write gives up at once on a lock another fetch holds, and failed a
+                // push the remote had taken. The caller sets the tracking ref (setReference).
+                try session.watching { git_remote_upload(remote, &specs, &pushOptions) }
             }
+            git_remote_disconnect(remote)
             try session.check(rc, "git_remote_push")
             if session.rejectedReference != nil {
                 var error = GitError(function: "git_remote_push", code: .nonFastForward,

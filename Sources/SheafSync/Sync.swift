@@ -260,7 +260,6 @@ public struct Syncer {
         if waiting == 0 { return PushReport(pushed: 0, head: local) }
         do {
             try repository.push(remote: remote, branch: branch, options: transfer)
-            try repository.setReference(tracking, to: local, message: CommitMessage.pushReflog)
         } catch {
             let failure = try transferError(error, url: url, local: local, branch: branch)
             // A lock on the remote's branch, not a newer commit there, refused the push: no
@@ -271,6 +270,10 @@ public struct Syncer {
             }
             throw failure
         }
+        // The remote has the commits. The tracking ref only notes where the remote is: one that
+        // cannot be written (another fetch holding its lock past the wait) loses nothing, and the
+        // next fetch sets it.
+        try? repository.setReference(tracking, to: local, message: CommitMessage.pushReflog)
         return PushReport(pushed: waiting, head: local)
     }
 

@@ -53,3 +53,45 @@ import TestSupport
         #expect(!Repository.gitProcessRunning(in: roots))
     }
 }
+
+/// A push while another git writes the tracking ref (the watcher's fetch beside a `sheaf sync`):
+/// libgit2's push updated `refs/remotes/origin/main` itself, gave up at once on its lock, and the
+/// push the remote had taken was reported as failed.
+@Suite struct TrackingRefLockTests {
+    func pushable(_ dir: String) throws -> (Repository, String) {
+        let bare = dir + "/remote.git"
+        _ = runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: dir)
+        let repo = try Repository.create(workTree: dir + "/w")
+        try repo.addRemote(name: "origin", url: bare)
+        TestFile.replace("one\n", at: dir + "/w/a.md")
+        try repo.stageAll()
+        try repo.commitIndex(message: "first", fallbackName: "dev")
+        return (repo, bare)
+    }
+
+    @Test func aPushSucceedsWhileAnotherProcessHoldsTheTrackingRefsLock() throws {
+        let dir = TempDir.make("tracking-lock")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (repo, bare) = try pushable(dir)
+        let lock = dir + "/w/.git/refs/remotes/origin/main.lock"
+        try FileManager.default.createDirectory(atPath: dir + "/w/.git/refs/remotes/origin", withIntermediateDirectories: true)
+        TestFile.replace("", at: lock)
+        try repo.push(remote: "origin", branch: "main", options: TransferOptions(home: dir))
+        let head = try #require(try repo.head()).id
+        #expect(GitCLI.output(["--git-dir", bare, "rev-parse", "main"], in: dir) == head)
+    }
+
+    @Test func aTrackingRefIsSetOnceAnotherProcessLetsGoOfItsLock() throws {
+        let dir = TempDir.make("tracking-lock")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (repo, _) = try pushable(dir)
+        let lock = dir + "/w/.git/refs/remotes/origin/main.lock"
+        try FileManager.default.createDirectory(atPath: dir + "/w/.git/refs/remotes/origin", withIntermediateDirectories: true)
+        TestFile.replace("", at: lock)
+        // Another git's brief hold: it lets go a moment later.
+        _ = runProcess("/bin/sh", ["-c", "(sleep 0.3; rm -f '\(lock)') >/dev/null 2>&1 &"], in: dir)
+        let head = try #require(try repo.head()).id
+        try repo.setReference("refs/remotes/origin/main", to: head, message: "test")
+        #expect(try repo.referenceTarget("refs/remotes/origin/main") == head)
+    }
+}
