@@ -69,25 +69,30 @@ import TestSupport
         return (repo, bare)
     }
 
+    /// The lock file another git makes while it writes `refs/remotes/origin/main`.
+    func holdTrackingRefLock(_ dir: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: dir + "/w/.git/refs/remotes/origin", withIntermediateDirectories: true)
+        let lock = dir + "/w/.git/refs/remotes/origin/main.lock"
+        TestFile.replace("", at: lock)
+        return lock
+    }
+
     @Test func aPushSucceedsWhileAnotherProcessHoldsTheTrackingRefsLock() throws {
         let dir = TempDir.make("tracking-lock")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (repo, bare) = try pushable(dir)
-        let lock = dir + "/w/.git/refs/remotes/origin/main.lock"
-        try FileManager.default.createDirectory(atPath: dir + "/w/.git/refs/remotes/origin", withIntermediateDirectories: true)
-        TestFile.replace("", at: lock)
+        let lock = try holdTrackingRefLock(dir)
         try repo.push(remote: "origin", branch: "main", options: TransferOptions(home: dir))
         let head = try #require(try repo.head()).id
         #expect(GitCLI.output(["--git-dir", bare, "rev-parse", "main"], in: dir) == head)
+        #expect(FileManager.default.fileExists(atPath: lock), "the other git's lock is its own")
     }
 
     @Test func aTrackingRefIsSetOnceAnotherProcessLetsGoOfItsLock() throws {
         let dir = TempDir.make("tracking-lock")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (repo, _) = try pushable(dir)
-        let lock = dir + "/w/.git/refs/remotes/origin/main.lock"
-        try FileManager.default.createDirectory(atPath: dir + "/w/.git/refs/remotes/origin", withIntermediateDirectories: true)
-        TestFile.replace("", at: lock)
+        let lock = try holdTrackingRefLock(dir)
         // Another git's brief hold: it lets go a moment later.
         _ = runProcess("/bin/sh", ["-c", "(sleep 0.3; rm -f '\(lock)') >/dev/null 2>&1 &"], in: dir)
         let head = try #require(try repo.head()).id
