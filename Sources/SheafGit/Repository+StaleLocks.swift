@@ -210,10 +210,9 @@ extension Repository {
     static func isDescendant(_ pid: Int32, of ancestor: Int32) -> Bool {
         var current = pid
         for _ in 0..<64 {
-            guard let text = try? String(contentsOfFile: "/proc/\(current)/stat", encoding: .utf8),
-                  let close = text.lastIndex(of: ")") else { return false }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, let parent = Int32(fields[1]), parent > 1 else { return false }
+            // The parent is field 4.
+            guard let fields = LockSessionRecord.statFields(current), fields.count > 1,
+                  let parent = Int32(fields[1]), parent > 1 else { return false }
             if parent == ancestor { return true }
             current = parent
         }
@@ -307,10 +306,16 @@ struct LockSessionRecord {
 
     /// Field 22 of /proc/<pid>/stat, nil when no such process runs.
     static func processStart(_ pid: Int32) -> String? {
+        // The start time is field 22.
+        guard let fields = statFields(pid), fields.count > 19 else { return nil }
+        return String(fields[19])
+    }
+
+    /// The fields of /proc/<pid>/stat from field 3 (the state) on, nil when no such process runs.
+    /// They follow the command name in parentheses, which may hold spaces or parentheses.
+    static func statFields(_ pid: Int32) -> [Substring]? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = text.lastIndex(of: ")") else { return nil }
-        // After the command name in parentheses: field 3 onwards; the start time is field 22.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
+        return text[text.index(after: close)...].split(separator: " ")
     }
 }

@@ -13,7 +13,6 @@
 // After every attempt `.sheaf/watch-sync` tells `sheaf status` what happened and what waits.
 import Foundation
 import SheafCore
-import SheafFiles
 import SheafGit
 import SheafSync
 #if canImport(Glibc)

@@ -9,7 +9,6 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import SheafCore
-import SheafFiles
 import SheafKit
 
 public struct SheafServer: Sendable {

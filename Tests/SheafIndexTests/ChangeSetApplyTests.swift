@@ -16,6 +16,13 @@ import TestSupport
 
     func write(_ text: String, _ path: String) { TestFile.write(text, to: path) }
 
+    /// The vault's index after a first scan of what the test wrote.
+    func scannedIndex(_ vault: Vault) throws -> NoteIndex {
+        let index = try NoteIndex(vault: vault)
+        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        return index
+    }
+
     func paths(_ index: NoteIndex) throws -> [String] {
         try index.pool.read { db in try String.fetchAll(db, sql: "SELECT path FROM notes ORDER BY path") }
     }
@@ -45,8 +52,7 @@ import TestSupport
         write("# A\nalpha\n", root + "/a.md")
         write("# B\nbeta\n", root + "/b.md")
         write("# U\nunnamed\n", root + "/u.md")
-        let index = try NoteIndex(vault: vault)
-        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let index = try scannedIndex(vault)
         // Changes on disk: some named in the change set, one (u.md) not.
         write("# A\nalpha gamma\n", root + "/a.md")
         try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
@@ -72,8 +78,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: root) }
         write("# K\nkept\n", root + "/kept.md")
         write("# G\ngone\n", root + "/gone.md")
-        let index = try NoteIndex(vault: vault)
-        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let index = try scannedIndex(vault)
         try FileManager.default.removeItem(atPath: root + "/gone.md")
         write("# H\nhidden\n", root + "/.obsidian/h.md")
         // kept.md "removed" but still there (an edit kept over a delete); ghost.md "added" but
@@ -129,8 +134,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: root) }
         write("# Plain\nno dates\n", root + "/plain.md")
         write("---\ncreated: 2020-01-02\n---\n# Dated\n", root + "/dated.md")
-        let index = try NoteIndex(vault: vault)
-        _ = try index.scan(vault: vault, walker: VaultWalker(vault: vault))
+        let index = try scannedIndex(vault)
         func dates() throws -> [[Double]] {
             try index.pool.read { db in try Row.fetchAll(db, sql: "SELECT created, modified FROM notes ORDER BY path").map { [$0[0], $0[1]] } }
         }
