@@ -12,23 +12,31 @@
 //   0, `BatchWriter.recordedInode`), is read again and its hash compared;
 // - rules that files written later change (`.gitignore`, `.obsidian/app.json`) hold for every
 //   path, because that walker is made after the update;
-// - the paths the update wrote last, and those of a pull too small to fill a batch;
+// - the paths the update wrote last, and those of a pull of fewer than `eagerBatch` files;
 // - a path read here that the whole change set no longer names (a sync whose push was rejected
 //   pulls again, and its second pull deletes or moves a file the first one wrote) is looked at
 //   again with it (`read`).
+// The first `batch` paths are read as soon as they are written, in batches of whatever is there
+// (`eagerBatch` at least), without waiting out the tick: a pull of a hundred notes is written in
+// about as long as a tick, so a pass that waited would read none of them, and the index's work
+// (parsing, the old rows' deletion, the new rows) would wait for the last write instead of
+// running on the other core while the writes wait on the disk. Those rows are racily clean, and
+// reading them again costs a read and a hash each; past the first `batch`, paths wait out the
+// tick, so a clone reads no more than that twice.
 import Foundation
 import SheafCore
 import SheafFiles
 import SheafIndex
 
 final class IndexWhileWriting: @unchecked Sendable {
-    /// Paths gathered before the index is first read (a pull of fewer files never starts it),
-    /// and the most read at once.
+    /// The most paths read at once, and how many of the first are read without waiting out `settle`.
     static let batch = NoteIndex.batchSize
     /// How long ago a file must have been written to be read here: one tick of a clock that
     /// keeps fractions of seconds (`BatchWriter.recordedInode`). A file read sooner would be
-    /// recorded as racily clean and read again after the update.
+    /// recorded as racily clean and read again after the update (past the first `batch`).
     static let settle: UInt64 = 100_000_000
+    /// The fewest paths an eager read takes (a pull of fewer never starts the pass).
+    static let eagerBatch = 16
 
     /// The index and the walk's rules for the early pass, made on the updating thread when the
     /// first batch is full (the session is that thread's; nil when the index cannot be opened:
@@ -39,6 +47,8 @@ final class IndexWhileWriting: @unchecked Sendable {
     /// are not yet read here.
     private var pending: [(path: String, at: UInt64)] = []
     private var next = 0
+    /// How many of the first paths are still to be read eagerly (see the header).
+    private var eagerLeft = IndexWhileWriting.batch
     /// Every path read here (written by its thread, read after it stopped).
     private var read: [String] = []
     private var finished = false
@@ -56,7 +66,7 @@ final class IndexWhileWriting: @unchecked Sendable {
     func wrote(_ path: String) {
         condition.lock()
         pending.append((path, Self.now()))
-        let start = !started && pending.count - next >= Self.batch
+        let start = !started && pending.count - next >= Self.eagerBatch
         if start { started = true }
         condition.signal()
         condition.unlock()
@@ -109,21 +119,32 @@ final class IndexWhileWriting: @unchecked Sendable {
         }
     }
 
-    /// The paths written at least `settle` ago once there is a batch of them, nil once finished.
+    /// The first paths as soon as enough are written, then those written at least `settle` ago
+    /// once there is a batch of them; nil once finished.
     private func nextBatch() -> [String]? {
         condition.lock()
         defer { condition.unlock() }
-        while !finished {
-            let now = Self.now()
-            let waiting = pending[next...]
-            let ripe = waiting.prefix(Self.batch).prefix { now - $0.at >= Self.settle }.count
-            if ripe == Self.batch {
-                defer {
-                    next += ripe
-                    if next >= 8 * Self.batch { pending.removeFirst(next); next = 0 }  // not once per batch
-                }
-                return waiting.prefix(ripe).map(\.path)
+        func take(_ count: Int) -> [String] {
+            defer {
+                next += count
+                if next >= 8 * Self.batch { pending.removeFirst(next); next = 0 }  // not once per batch
             }
+            return pending[next..<(next + count)].map(\.path)
+        }
+        while !finished {
+            let waiting = pending[next...]
+            if eagerLeft > 0 {
+                let count = min(waiting.count, eagerLeft)
+                if count >= min(Self.eagerBatch, eagerLeft) {
+                    eagerLeft -= count
+                    return take(count)
+                }
+                condition.wait()
+                continue
+            }
+            let now = Self.now()
+            let ripe = waiting.prefix(Self.batch).prefix { now - $0.at >= Self.settle }.count
+            if ripe == Self.batch { return take(ripe) }
             if waiting.count >= Self.batch {
                 // The batch is there; its last path ripens within `settle`.
                 let wait = Self.settle - (now - pending[next + Self.batch - 1].at)

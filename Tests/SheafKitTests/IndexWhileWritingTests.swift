@@ -104,6 +104,34 @@ import TestSupport
         try Self.expectAsRebuilt(session.vault.root, "the pull")
     }
 
+    /// Issue 28's pull row: a pull of a hundred notes is written in about one tick, so a pass
+    /// that waited out the tick read none of them and the whole index update waited for the last
+    /// write. The first notes are read as they come; what that leaves racily clean is settled
+    /// by the update of the whole change set, and the index is as rebuilt.
+    @Test func aHundredNotePullIsIndexedWhileItIsWrittenAndHoldsWhatARebuildHolds() throws {
+        let (v, session, early) = try Self.earlyPass(writing: 100)
+        // All but the last few (fewer than an eager batch, left to the update of the change set).
+        let most = 100 - IndexWhileWriting.eagerBatch + 1
+        #expect(try Self.waitUntilIndexed(most, session) >= most, "the notes were read before the update ended")
+        var run = SyncRun(remote: "origin")
+        let paths = (0..<100).map { "Notes/Note \($0).md" }
+        session.updateIndex(after: VaultChangeSet(added: paths), into: &run, early: early.finish())
+        #expect(run.warnings.isEmpty, "\(run.warnings)")
+        #expect(run.indexed?.added == 100 && run.indexed?.changed == 0, "read twice is added once: \(String(describing: run.indexed))")
+        #expect(try NoteIndex(vault: session.vault).allPaths().count == 100, "in \(v.root)")
+        let temp = TempDir("early")
+        let (bare, source) = Self.remote(in: temp, notes: 10)
+        let (clone, _) = try VaultSession.clone(url: bare, into: temp.path + "/clone", branch: "main", options: SyncOptions())
+        Self.writeNotes(120, into: source, from: 10)
+        TestFile.write("# Note 3\n\nchanged running\n", to: source + "/Notes/Sub 0/Note 3.md")
+        Self.pushed(source, to: bare)
+        let pulled = try clone.pull(SyncOptions())
+        #expect(pulled.warnings.isEmpty, "\(pulled.warnings)")
+        #expect(pulled.indexed.map { $0.added + $0.renamed } == 120 && pulled.indexed?.changed == 1,
+                "\(String(describing: pulled.indexed))")
+        try Self.expectAsRebuilt(clone.vault.root, "the pull of 121 notes")
+    }
+
     /// An indexed vault and an early pass that was told of `count` notes as each was written.
     static func earlyPass(writing count: Int) throws -> (KitVault, VaultSession, IndexWhileWriting) {
         let v = try KitVault()

@@ -257,7 +257,15 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
         log("pull of 100 changed notes against git pull + a plain FTS5 update...")
         must(sheaf, ["pull"], in: b)
         must("git", ["pull", "-q", "--no-rebase"], in: d)
-        settle(b); settle(d)
+        // Each binary pulls into a clone of its own (a second would find the first's pulled).
+        var pullers = [b]
+        for (i, binary) in binaries.enumerated().dropFirst() {
+            let clone = work + "/B\(i)"
+            try? fm.removeItem(atPath: clone)
+            must(binary, ["clone", remote, clone], in: work)
+            pullers.append(clone)
+        }
+        for dir in pullers + [d] { settle(dir) }
         let plainDB = work + "/plain-fts.sqlite"
         try? fm.removeItem(atPath: plainDB)
         must("python3", [reference, d, plainDB], in: work)
@@ -276,10 +284,12 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
                 settle(d)
             }
             if k % 2 == 1 { gitSample() }
-            // Only --sheaf pulls: a baseline would find B already pulled.
-            let run = must(sheaf, ["pull"], in: b)
-            row.add(0, run.seconds, peakKB: run.peakKB)
-            settle(b)
+            let order = k % 2 == 0 ? Array(binaries.indices) : binaries.indices.reversed()
+            for i in order {
+                let run = must(binaries[i], ["pull"], in: pullers[i])
+                row.add(i, run.seconds, peakKB: run.peakKB)
+                settle(pullers[i])
+            }
             if k % 2 == 0 { gitSample() }
         }
         rows.append(row)
