@@ -1,15 +1,17 @@
 // Indexing the files a pull writes while it writes the rest. A clone writes every file of the
 // vault, and reading them back only after the last one had the index wait for the whole checkout,
 // one core busy creating files and the other idle. The work-tree update names each path as its
-// file is written (`Syncer.onWritten`); once a batch of them was written at least one clock tick
-// ago, a thread of this command applies them to the index (`NoteIndex.apply`: what is on disk
+// file is written (`Syncer.onWritten`); a thread of this command applies them to the index in
+// batches (the first ones as they land, the rest once a batch was written a clock tick ago, below) (`NoteIndex.apply`: what is on disk
 // decides; `namedOnly`, so an index being built from nothing stays marked as such). The update's
 // whole change set is still applied after the update, to the same index
 // (`updateIndex(after:into:early:)`; for an index built from nothing, a clone's, that is the scan
-// that completes the build): a path read here is then one stat whose identity matches what was
-// stored, and what the early pass could not settle is settled there as if it had not run:
+// that completes the build): a path read here a tick after its write is then one stat whose
+// identity matches what was stored, and what the early pass could not settle is settled there as
+// if it had not run:
 // - a file read within one tick of its write, which the index records as racily clean (inode
-//   0, `BatchWriter.recordedInode`), is read again and its hash compared;
+//   0, `BatchWriter.recordedInode`), is read, parsed and hashed again (a changed hash rewrites
+//   its row, so an edit made after the early read and hidden from the clock is still found);
 // - rules that files written later change (`.gitignore`, `.obsidian/app.json`) hold for every
 //   path, because that walker is made after the update;
 // - the paths the update wrote last, and those of a pull of fewer than `eagerBatch` files;
@@ -21,8 +23,9 @@
 // about as long as a tick, so a pass that waited would read none of them, and the index's work
 // (parsing, the old rows' deletion, the new rows) would wait for the last write instead of
 // running on the other core while the writes wait on the disk. Those rows are racily clean, and
-// reading them again costs a read and a hash each; past the first `batch`, paths wait out the
-// tick, so a clone reads no more than that twice.
+// settling them costs a read, a parse, a hash and an identity update each (no FTS work when the
+// hash matches); past the first `batch`, paths wait out the tick, so a clone reads no more than
+// that twice.
 import Foundation
 import SheafCore
 import SheafFiles
@@ -33,13 +36,13 @@ final class IndexWhileWriting: @unchecked Sendable {
     static let batch = NoteIndex.batchSize
     /// How long ago a file must have been written to be read here: one tick of a clock that
     /// keeps fractions of seconds (`BatchWriter.recordedInode`). A file read sooner would be
-    /// recorded as racily clean and read again after the update (past the first `batch`).
+    /// recorded as racily clean and read again after the update (as the first `batch` are).
     static let settle: UInt64 = 100_000_000
     /// The fewest paths an eager read takes (a pull of fewer never starts the pass).
     static let eagerBatch = 16
 
     /// The index and the walk's rules for the early pass, made on the updating thread when the
-    /// first batch is full (the session is that thread's; nil when the index cannot be opened:
+    /// first `eagerBatch` paths are written (the session is that thread's; nil when the index cannot be opened:
     /// the update of the whole change set then says why).
     private let open: () -> (NoteIndex, VaultWalker)?
     private let condition = NSCondition()
