@@ -2,8 +2,9 @@
 // vault, and reading them back only after the last one had the index wait for the whole checkout,
 // one core busy creating files and the other idle. The work-tree update names each path as its
 // file is written (`Syncer.onWritten`); a thread of this command applies them to the index in
-// batches (the first ones as they land, the rest once a batch was written a clock tick ago, below) (`NoteIndex.apply`: what is on disk
-// decides; `namedOnly`, so an index being built from nothing stays marked as such). The update's
+// batches, the first ones as they land and the rest once a batch was written a clock tick ago
+// (below) (`NoteIndex.apply`: what is on disk decides; `namedOnly`, so an index being built from
+// nothing stays marked as such). The update's
 // whole change set is still applied after the update, to the same index
 // (`updateIndex(after:into:early:)`; for an index built from nothing, a clone's, that is the scan
 // that completes the build): a path read here a tick after its write is then one stat whose
@@ -42,8 +43,8 @@ final class IndexWhileWriting: @unchecked Sendable {
     static let eagerBatch = 16
 
     /// The index and the walk's rules for the early pass, made on the updating thread when the
-    /// first `eagerBatch` paths are written (the session is that thread's; nil when the index cannot be opened:
-    /// the update of the whole change set then says why).
+    /// first `eagerBatch` paths are written (the session is that thread's; nil when the index
+    /// cannot be opened: the update of the whole change set then says why).
     private let open: () -> (NoteIndex, VaultWalker)?
     private let condition = NSCondition()
     /// Paths written, in the order written, with when (CLOCK_MONOTONIC); those from `next` on
