@@ -3,7 +3,7 @@
 FTS5 update of the notes two commits differ in.
 
     python3 Benchmarks/fts_reference.py VAULT DB
-    python3 Benchmarks/fts_reference.py update VAULT DB OLD NEW
+    python3 Benchmarks/fts_reference.py update VAULT DB OLD NEW [--fsync]
 
 Walks VAULT (skipping dot-folders and dot-files), reads every *.md / *.markdown note, splits the
 YAML front-matter (between a leading `---` line and the next `---` or `...` line) from the body,
@@ -25,6 +25,12 @@ OLD; the notes `git diff OLD NEW` names are read and parsed as above, and in one
 changed or removed note's row is deleted (FTS5 reads its stored text and tokenizes it again, as
 Sheaf's contentless table does with the old version's text) and each changed or added note
 inserted. Prints seconds (read + parse + transaction + commit, wall clock) and notes.
+
+With `--fsync` it first syncs, one after another, every file the diff names that exists (notes
+and attachments alike), as `sheaf pull` syncs each file it writes before swapping it in, and
+prints the time that took as fsync_seconds (not counted in seconds): `git pull` itself syncs no
+work-tree file, so `git pull` + this + the update is the floor of a pull that loses no written
+file to a crash.
 """
 
 import json
@@ -73,10 +79,24 @@ def parse(text, stem):
     return title, body
 
 
-def update(vault, db, old, new):
+def fsync_each(vault, names):
+    start = time.perf_counter()
+    for name in names:
+        full = os.path.join(os.fsencode(vault), name)
+        if os.path.isfile(full) and not os.path.islink(full):
+            fd = os.open(full, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    return time.perf_counter() - start
+
+
+def update(vault, db, old, new, durable=False):
     import subprocess
     names = subprocess.run(["git", "-C", vault, "diff", "--name-only", "--no-renames", "-z", old, new],
                            check=True, capture_output=True).stdout.split(b"\0")
+    fsync_seconds = fsync_each(vault, [n for n in names if n]) if durable else None
     paths = sorted(n.decode("utf-8", "surrogateescape") for n in names
                    if n and not os.path.basename(n).startswith(b".") and n.endswith((b".md", b".markdown")))
     conn = sqlite3.connect(db, isolation_level=None)
@@ -95,12 +115,17 @@ def update(vault, db, old, new):
     conn.execute("COMMIT")
     seconds = time.perf_counter() - start
     conn.close()
-    print(json.dumps({"seconds": round(seconds, 4), "notes": len(paths)}))
+    result = {"seconds": round(seconds, 4), "notes": len(paths)}
+    if fsync_seconds is not None:
+        result["fsync_seconds"] = round(fsync_seconds, 4)
+    print(json.dumps(result))
 
 
 def main():
-    if len(sys.argv) == 6 and sys.argv[1] == "update":
-        return update(*sys.argv[2:])
+    if len(sys.argv) in (6, 7) and sys.argv[1] == "update":
+        if len(sys.argv) == 7 and sys.argv[6] != "--fsync":
+            sys.exit("usage: fts_reference.py update VAULT DB OLD NEW [--fsync]")
+        return update(*sys.argv[2:6], durable=len(sys.argv) == 7)
     if len(sys.argv) != 3:
         sys.exit("usage: fts_reference.py VAULT DB")
     vault, db = sys.argv[1], sys.argv[2]

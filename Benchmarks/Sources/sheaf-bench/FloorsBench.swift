@@ -5,7 +5,8 @@
 // `gc --auto`, Sheaf's `sheaf housekeep`) is waited for untimed, so no sample pays for another's.
 // `--baseline PATH` times another sheaf binary beside `--sheaf` on the rows that compare a command
 // the two share (before/after figures of one run). `--rows clone,commit,sync,pull,walk,search,
-// watch,start,mv,index` runs some rows only (the shared set-up still runs).
+// watch,start,mv,attach,index` runs some rows only (the shared set-up still runs). The attach row
+// needs `sheaf-thumbnailer` beside each sheaf binary.
 //
 // The merge driver's row (344 merges from public histories) is not here: its corpus is not
 // synthetic; `sheaf-bench start` times the driver on a small merge beside `git merge-file -p`.
@@ -270,6 +271,10 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
         try? fm.removeItem(atPath: plainDB)
         must("python3", [reference, d, plainDB], in: work)
         var row = FloorRow(work: "`sheaf pull` of 100 changed notes", floor: "`git pull` + plain FTS5 update", goal: 1.0)
+        // The same pulls against a floor that keeps what a crash would otherwise take: git syncs no
+        // work-tree file, Sheaf syncs each it writes before swapping it in (`fts_reference.py
+        // update --fsync` syncs each file the pull wrote, one after another, before the update).
+        var durable = FloorRow(work: "`sheaf pull` of 100 changed notes", floor: "`git pull` + an fsync of each written file + plain FTS5 update", goal: 1.0)
         for k in 0..<options.runs {
             must("python3", [generator, "--edit", "100", "--seed", String(100 + k), a], in: work)
             must(sheaf, ["sync"], in: a)
@@ -278,9 +283,11 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
                 let before = must("git", ["rev-parse", "HEAD"], in: d).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 let run = must("git", ["pull", "-q", "--no-rebase"], in: d)
                 let after = must("git", ["rev-parse", "HEAD"], in: d).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                let update = must("python3", [reference, "update", d, plainDB, before, after], in: work)
+                let update = must("python3", [reference, "update", d, plainDB, before, after, "--fsync"], in: work)
                 let json = (try? JSONSerialization.jsonObject(with: Data(update.stdout.utf8))) as? [String: Any]
-                row.floor.append(run.seconds + (json?["seconds"] as? Double ?? update.seconds))
+                let plain = run.seconds + (json?["seconds"] as? Double ?? update.seconds)
+                row.floor.append(plain)
+                durable.floor.append(plain + (json?["fsync_seconds"] as? Double ?? .nan))
                 settle(d)
             }
             if k % 2 == 1 { gitSample() }
@@ -292,7 +299,9 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
             }
             if k % 2 == 0 { gitSample() }
         }
-        rows.append(row)
+        durable.sheaf = row.sheaf
+        durable.peakKB = row.peakKB
+        rows += [row, durable]
     }
 
     // MARK: Search with an idle watcher in B.
@@ -354,6 +363,58 @@ func runFloorsBenchmark(options: Options, sheaf: String, pristine: String, gener
             }
         }
         rows.append(row)
+    }
+
+    // MARK: attach of one photo to a note of a 200-note vault (one per binary, each indexed by
+    // it) against copying the photo beside the note and `vipsthumbnail` of it. Each sample has a
+    // photo of its own (vips' noise, 1600x1200), so no thumbnail is found made already.
+    if wants("attach") {
+        if spawn("/bin/sh", ["-c", "command -v vips && command -v vipsthumbnail"], in: work).status != 0 {
+            log("vips or vipsthumbnail missing (libvips-tools): attach row left out")
+        } else {
+            log("attach of one photo against cp + vipsthumbnail...")
+            let small = options.work + "/v200"
+            if !fm.fileExists(atPath: small) {
+                must("python3", [generator, "--notes", "200", "--seed", "1", small], in: options.work)
+            }
+            var vaults: [String] = []
+            for (i, binary) in binaries.enumerated() {
+                let v = work + "/attach\(i)"
+                must("cp", ["-a", small, v], in: work)
+                must(binary, ["init"], in: v)
+                must(binary, ["index"], in: v)
+                vaults.append(v)
+            }
+            let plain = work + "/attach-plain"
+            must("cp", ["-a", small, plain], in: work)
+            let note = "Attached photos.md"
+            for dir in vaults + [plain] {
+                try? "# Attached photos\n\nfor the benchmark\n".write(toFile: dir + "/" + note, atomically: false, encoding: .utf8)
+            }
+            for v in vaults { must(sheaf, ["index"], in: v) }
+            var row = FloorRow(work: "`sheaf attach`, 1 photo (1600x1200 JPEG), 200 notes", floor: "`cp` + `vipsthumbnail --size 256`", goal: 1.5)
+            for k in 0..<options.runs {
+                func photo(_ name: String) -> String {
+                    let path = work + "/\(name).jpg"
+                    must("vips", ["gaussnoise", path, "1600", "1200"], in: work)
+                    return path
+                }
+                func plainSample() {
+                    let source = photo("plain-\(k)")
+                    let copy = must("cp", [source, plain + "/"], in: work)
+                    let thumb = must("vipsthumbnail", [source, "--size", "256", "-o", work + "/plain-thumb-\(k).jpg[Q=80,strip]"], in: work)
+                    row.floor.append(copy.seconds + thumb.seconds)
+                }
+                if k % 2 == 1 { plainSample() }
+                for (i, binary) in binaries.enumerated() {
+                    let source = photo("photo-\(k)-\(i)")
+                    let run = must(binary, ["attach", "-q", note, source], in: vaults[i])
+                    row.add(i, run.seconds, peakKB: run.peakKB)
+                }
+                if k % 2 == 0 { plainSample() }
+            }
+            rows.append(row)
+        }
     }
 
     var loads = [Double](repeating: 0, count: 3)
