@@ -3,6 +3,7 @@
 // Module graph (dependencies point inward; see ARCHITECTURE.md):
 //   sheaf -> SheafCLI -> SheafLSP (`sheaf lsp`) -> SheafKit
 //                     -> SheafKit -> SheafSync -> SheafGit -> CGit2 (headers), CGit2Loader (dlopen)
+//                                                         -> SheafProcess (helper programs, no Foundation)
 //                                 -> SheafIndex -> GRDB
 //                                 -> SheafWatch (inotify: `sheaf watch`, read commands' freshness)
 //                                 -> SheafFiles (the vault on disk: every file read and write)
@@ -10,7 +11,7 @@
 //                                       -> CCmarkGFM (cmark-gfm)
 //                                       -> SheafText (no Foundation: lines, the note merge)
 //            (SheafSync, SheafIndex and SheafWatch reach SheafCore through SheafFiles too)
-//   sheaf-thumbnailer -> SheafMedia -> CVips (libvips)
+//   sheaf-thumbnailer -> SheafMedia -> CVips (libvips), SheafProcess (the capped child)
 //                     -> CAllocationWatch (whether an allocation failed under the helper's cap)
 //                     -> SheafFiles (ThumbnailBatch) -> SheafCore
 //   sheaf-serve -> SheafCLI (above)
@@ -101,9 +102,17 @@ let package = Package(
             dependencies: ["SheafCore"],
             exclude: ["README.md"]
         ),
+        // Helper programs run and waited for without Foundation's run loop (ChildProcess.swift):
+        // git, credential helpers, ssh-keygen, the thumbnailer.
+        .target(name: "CSpawn"),
+        .target(
+            name: "SheafProcess",
+            dependencies: ["CSpawn"],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "SheafGit",
-            dependencies: ["CGit2", "CGit2Loader"],
+            dependencies: ["CGit2", "CGit2Loader", "SheafProcess"],
             exclude: ["README.md"]
         ),
         .target(
@@ -118,7 +127,7 @@ let package = Package(
         ),
         .target(
             name: "SheafMedia",
-            dependencies: ["CVips", "SheafCore", "SheafFiles"],
+            dependencies: ["CVips", "SheafCore", "SheafFiles", "SheafProcess"],
             exclude: ["README.md"]
         ),
         .target(
@@ -128,7 +137,7 @@ let package = Package(
         ),
         .target(
             name: "SheafKit",
-            dependencies: ["SheafCore", "SheafFiles", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch"],
+            dependencies: ["SheafCore", "SheafFiles", "SheafGit", "SheafIndex", "SheafSync", "SheafWatch", "SheafProcess"],
             exclude: ["README.md"]
         ),
         // `sheaf lsp`: the Language Server Protocol over stdio, a client of SheafKit like the CLI.
@@ -211,6 +220,10 @@ let package = Package(
         .testTarget(
             name: "SheafWatchTests",
             dependencies: ["SheafWatch", "SheafCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SheafProcessTests",
+            dependencies: ["SheafProcess", "TestSupport"]
         ),
         .testTarget(
             name: "SheafGitTests",

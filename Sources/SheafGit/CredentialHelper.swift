@@ -4,6 +4,7 @@
 // which gives it to the helper the user configured (and to nothing when none is).
 import CGit2
 import Foundation
+import SheafProcess
 
 public enum CredentialHelper {
     /// Asks `git credential fill` for the URL's credentials; nil when git is missing or no
@@ -95,24 +96,14 @@ enum SSHAgent {
     }
 }
 
-/// A small synchronous process runner for the helper programs SheafGit calls.
+/// The helper programs SheafGit asks (git's credential commands, ssh-keygen), found on PATH:
+/// their exit status and standard output, standard error discarded; nil when none could start.
 enum Subprocess {
     static func run(_ arguments: [String], input: String = "", environment: [String: String]? = nil)
         -> (status: Int32, stdout: String)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        do { try process.run() } catch { return nil }
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try? stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        guard let outcome = try? ChildProcess.run(["/usr/bin/env"] + arguments, environment: environment,
+                                                  input: Array(input.utf8), output: .capture) else { return nil }
+        return (outcome.status, String(decoding: outcome.output, as: UTF8.self))
     }
 }
 

@@ -8,6 +8,7 @@
 // the file in chunks.
 import CGit2
 import Foundation
+import SheafProcess
 
 extension Repository {
     /// Blobs up to this size are copied through memory; larger ones are streamed.
@@ -114,30 +115,23 @@ extension Repository {
         let start = lseek(fd, 0, SEEK_CUR)
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
         environment["GIT_DIR"] = gitDirectory
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // git streams a packed blob stored whole only when it is over core.bigFileThreshold.
-        process.arguments = ["git", "-c", "core.bigFileThreshold=\(Self.streamingThreshold)", "cat-file", "blob", id]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch {
+        let argv = ["/usr/bin/env", "git", "-c", "core.bigFileThreshold=\(Self.streamingThreshold)", "cat-file", "blob", id]
+        guard let outcome = try? ChildProcess.run(argv, environment: environment, output: .descriptor(fd)) else {
             let bytes = try blobBytes(id)
             try Self.writeAll(fd, bytes[...])
             return
         }
-        process.waitUntilExit()
-        if process.terminationReason == .exit && process.terminationStatus == 127 && start >= 0 {
+        if outcome.exitStatus == 127 && start >= 0 {
             // env found no git: fall back to libgit2.
             guard lseek(fd, start, SEEK_SET) == start, ftruncate(fd, start) == 0 else { throw Self.systemError("ftruncate", "blob \(id)") }
             let bytes = try blobBytes(id)
             try Self.writeAll(fd, bytes[...])
             return
         }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        guard outcome.succeeded else {
             throw GitError(function: "git cat-file", code: .other(-1),
-                           message: "git cat-file blob \(id) exited with status \(process.terminationStatus)")
+                           message: "git cat-file blob \(id) exited with status \(outcome.status)")
         }
         let end = lseek(fd, 0, SEEK_CUR)
         if start >= 0 && end >= 0 && Int(end - start) != size {

@@ -2,6 +2,7 @@
 // fetch in bounded memory, `gc --auto`): `GIT_DIR` names this repository, no `GIT_*` setting of
 // the caller's environment leaks in, and git never prompts.
 import Foundation
+import SheafProcess
 
 extension Repository {
     /// Runs `git ARGUMENTS` (found on PATH) with this repository as `GIT_DIR`, standard input and
@@ -18,23 +19,13 @@ extension Repository {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
         environment["GIT_DIR"] = gitDirectory
         environment["GIT_TERMINAL_PROMPT"] = "0"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = (niced ? ["nice", "-n", "10"] : []) + (lock.map { ["flock", "--no-fork", $0] } ?? []) + ["git"] + arguments
-        if apart {
-            if let workTree { environment["GIT_WORK_TREE"] = workTree }
-            process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        } else {
-            // Inside the repository, wherever Sheaf was started (`--vault`): so a session's start
-            // sees it as a git at work there, should it outlive a killed Sheaf.
-            process.currentDirectoryURL = URL(fileURLWithPath: workTree ?? gitDirectory)
-        }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = showErrors ? FileHandle.standardError : FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        // Unless apart, inside the repository, wherever Sheaf was started (`--vault`): so a
+        // session's start sees it as a git at work there, should it outlive a killed Sheaf.
+        let directory = apart ? "/" : workTree ?? gitDirectory
+        if apart, let workTree { environment["GIT_WORK_TREE"] = workTree }
+        let argv = ["/usr/bin/env"] + (niced ? ["nice", "-n", "10"] : []) + (lock.map { ["flock", "--no-fork", $0] } ?? []) + ["git"] + arguments
+        guard let outcome = try? ChildProcess.run(argv, environment: environment, directory: directory,
+                                                  errors: showErrors ? .inherit : .discard) else { return false }
+        return outcome.succeeded
     }
 }

@@ -6,6 +6,7 @@
 // A helper that dies (a decoder's crash) costs only the images it was decoding: they are refused,
 // and a new helper takes the rest.
 import Foundation
+import SheafProcess
 import SheafCore
 #if canImport(Glibc)
 import Glibc
@@ -71,45 +72,30 @@ enum ThumbnailerProcess {
         do { try AtomicFile.write(Array(try JSONEncoder().encode(batch)), to: request) }
         catch { throw SheafError("cannot write the thumbnail request", path: request, cause: "\(error)") }
         defer { unlink(request) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["batch", request]
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch {
+        // One poll loop reads both streams (ChildProcess), so a helper writing much on stderr
+        // never blocks; each line of stdout is handed on as it comes.
+        let decoder = JSONDecoder()
+        var pending: [UInt8] = []
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try withoutActuallyEscaping(line) { line throws(ChildProcess.StartFailure) in
+                try ChildProcess.run([executable, "batch", request], output: .stream { chunk in
+                    pending += chunk
+                    while let newline = pending.firstIndex(of: 0x0a) {
+                        if let decoded = try? decoder.decode(ThumbnailBatchLine.self, from: Data(pending[..<newline])) { line(decoded) }
+                        pending.removeSubrange(...newline)
+                    }
+                }, errors: .capture)
+            }
+        } catch {
             throw SheafError("cannot start the thumbnail helper", path: executable, cause: "\(error)")
         }
-        // stderr is drained on its own thread, so a helper writing much there never blocks.
-        let errorText = ConcurrentSlots<Data>(count: 1)
-        let drained = DispatchSemaphore(value: 0)
-        let errorHandle = errors.fileHandleForReading
-        WorkerThread.start(name: "sheaf-thumb-err", stackSize: 1 << 20) {
-            errorText.set(0, errorHandle.readDataToEndOfFile())
-            drained.signal()
-        }
-        let reader = output.fileHandleForReading
-        let decoder = JSONDecoder()
-        var pending = Data()
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0a) {
-                let text = pending[pending.startIndex..<newline]
-                pending = Data(pending[pending.index(after: newline)...])
-                if let decoded = try? decoder.decode(ThumbnailBatchLine.self, from: text) { line(decoded) }
-            }
-        }
-        process.waitUntilExit()
-        drained.wait()
-        if process.terminationReason == .exit && process.terminationStatus == 0 { return nil }
-        let said = String(decoding: errorText.values.first ?? Data(), as: UTF8.self)
+        if outcome.succeeded { return nil }
+        let said = String(decoding: outcome.errors, as: UTF8.self)
             .split(separator: "\n").last.map { " (\($0))" } ?? ""
-        if process.terminationReason == .uncaughtSignal {
-            return "killed by signal \(process.terminationStatus)" + said
+        if let signal = outcome.signal {
+            return "killed by signal \(signal)" + said
         }
-        return "exit status \(process.terminationStatus)" + said
+        return "exit status \(outcome.status)" + said
     }
 }

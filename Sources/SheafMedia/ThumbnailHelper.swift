@@ -9,6 +9,7 @@
 // passes the cap fails or is killed, and the image is refused with a message, never the command.
 import CVips
 import Foundation
+import SheafProcess
 import Glibc
 import SheafCore
 
@@ -67,27 +68,21 @@ public enum ThumbnailIsolation {
 
     /// Runs the helper for one image and waits for it.
     static func run(_ command: [String], source: String, output: String, longEdge: Int, quality: Int) throws(SheafError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst()) + [source, output, String(longEdge), String(quality)]
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        do { try process.run() } catch {
+        let argv = command + [source, output, String(longEdge), String(quality)]
+        let outcome: ChildProcess.Outcome
+        do { outcome = try ChildProcess.run(argv, errors: .capture) } catch {
             throw SheafError("cannot start the thumbnail helper", path: command[0], cause: "\(error)")
         }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationReason == .exit && process.terminationStatus == 0 { return }
+        if outcome.succeeded { return }
+        let text = String(decoding: outcome.errors, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var memory = "decoding it needs more than the \(dataLimit >> 20) MB a thumbnail may use"
         let cause = lines.count >= 2 && !lines[1].isEmpty ? lines[1] : nil
-        if process.terminationReason == .exit {
-            if process.terminationStatus == 2 && lines.count >= 2 && !lines[0].isEmpty {
+        if let status = outcome.exitStatus {
+            if status == 2 && lines.count >= 2 && !lines[0].isEmpty {
                 throw SheafError(lines[0], path: source, cause: cause)
             }
-            if process.terminationStatus == outOfMemoryStatus, let cause { memory += " (\(cause))" }
+            if status == outOfMemoryStatus, let cause { memory += " (\(cause))" }
         }
         // An allocation failed under the cap, the helper was killed (poppler aborts when an
         // allocation fails), or it failed some other way.
