@@ -56,6 +56,9 @@ public final class VaultFileWriter {
     private var displaced: [Displaced] = []
     /// Paths where a version someone saved during the write was folded in.
     public private(set) var reconciledPaths: [String] = []
+    /// Called with the bytes a file held when a `replace` began, once it is done: Kit keeps them
+    /// for the index, which deletes the row it made of that version with its text (FTSDeletes).
+    public var replaced: (([UInt8]) -> Void)?
     /// How many displaced inodes are kept open for the late check before the oldest are checked.
     private let maxOpen = 128
 
@@ -227,8 +230,10 @@ public final class VaultFileWriter {
         }
         var chosen = mergeIn
         if let redo { chosen = redo }
-        return try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false,
-                           prepared: prepared, owed: [])
+        let outcome = try replace(path, expected: base, wanted: wanted, mode: mode, redo: chosen, reconciled: false,
+                                  prepared: prepared, owed: [])
+        if let initialBase { replaced?(initialBase) }
+        return outcome
     }
 
     /// `owed`: versions someone saved that are in no file (a swap displaced them, or they were

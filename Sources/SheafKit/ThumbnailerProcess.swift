@@ -69,7 +69,8 @@ enum ThumbnailerProcess {
     private static func runOnce(_ batch: ThumbnailBatch, executable: String,
                                 line: (ThumbnailBatchLine) -> Void) throws(SheafError) -> String? {
         let request = NSTemporaryDirectory() + "/sheaf-thumbnails-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
-        do { try AtomicFile.write(Array(try JSONEncoder().encode(batch)), to: request) }
+        // Read once by the helper and deleted after it: never synced (a crash has no use for it).
+        do { try AtomicFile.write(Array(try JSONEncoder().encode(batch)), to: request, durable: false) }
         catch { throw SheafError("cannot write the thumbnail request", path: request, cause: "\(error)") }
         defer { unlink(request) }
         // One poll loop reads both streams (ChildProcess), so a helper writing much on stderr

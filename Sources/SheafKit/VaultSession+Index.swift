@@ -164,16 +164,18 @@ extension VaultSession {
             emit(.warning(VaultWarning(path: vault.relative(file) ?? file,
                                        message: "was \(what), not the index: moved aside to \(aside) (delete it once you no longer need it); the index is rebuilt from the files")))
         }
-        index.previousVersion = Self.previousVersions(root: vault.root)
+        index.previousVersion = Self.previousVersions(root: vault.root, displaced: displacedVersions)
         return index
     }
 
-    /// Note versions by blob id from the vault's repository, through a handle of their own opened
-    /// on first use (the watcher's index update runs beside the background sync, which uses the
-    /// session's). Nil for what is not there, not a blob, or over the note size limit.
-    static func previousVersions(root: String) -> (String) -> [UInt8]? {
+    /// Note versions by blob id: one this session's writes replaced (DisplacedVersions), else
+    /// from the vault's repository, through a handle of their own opened on first use (the
+    /// watcher's index update runs beside the background sync, which uses the session's). Nil
+    /// for what is not there, not a blob, or over the note size limit.
+    static func previousVersions(root: String, displaced: DisplacedVersions) -> (String) -> [UInt8]? {
         var repository: Repository??
         return { id in
+            if let bytes = displaced.bytes(id) { return bytes }
             if repository == nil { repository = .some(try? Repository.open(workTree: root)) }
             guard let repo = repository ?? nil, let size = try? repo.blobSize(id), size <= Note.sizeLimit else { return nil }
             return try? repo.blobBytes(id)

@@ -11,7 +11,10 @@ extension VaultSession {
     /// both sides' lines are kept, the user's first (two saves appended at once both stay).
     /// Only a command holding `.sheaf/lock` gets one (`proof`, from `withWriterLock`).
     func fileWriter(_ proof: borrowing WriterLock) -> VaultFileWriter {
-        VaultFileWriter.forNotes(root: vault.root)
+        let writer = VaultFileWriter.forNotes(root: vault.root)
+        let displaced = displacedVersions
+        writer.replaced = { displaced.record($0) }
+        return writer
     }
 
     /// A file's bytes and identity for a command that only reads it.

@@ -21,6 +21,8 @@ public final class VaultSession {
     var cachedQueryOnly = false
     /// `.sheaf/lock` while this command holds it (a sync, which also re-indexes).
     var heldLock: VaultLock?
+    /// The note versions this session's writes replaced, for the index's FTS deletes.
+    let displacedVersions = DisplacedVersions()
     /// With it, `git gc --auto` is left to the caller after the command (VaultSession+Housekeeping):
     /// `housekeepingDue` says whether the command made one due.
     public var defersHousekeeping = false
