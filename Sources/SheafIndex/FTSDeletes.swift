@@ -4,8 +4,9 @@
 // row, skipped by every query, until a compaction reads every note again (seconds at 10k notes).
 // The text is known when the version the row was made from is at hand: the catalog keeps each
 // note's content hash, which is git's blob id, so a version that was committed (every note a pull
-// replaces, every note synced before it was edited) is read back from the repository
-// (`NoteIndex.previousVersion`, which Kit provides) and its text made again.
+// replaces, every note synced before it was edited) is read back from the repository, and one a
+// command's own write replaced is taken from what that command kept (`NoteIndex.previousVersion`,
+// which Kit provides), and its text made again.
 //
 // A delete with the wrong text would corrupt the table, so it is made only when sure:
 // - the bytes read back have the row's hash (content-addressed: the same bytes the row was made
