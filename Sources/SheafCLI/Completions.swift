@@ -61,8 +61,8 @@ enum Completions {
         }
         return words.sorted().map { word in
             switch shell {
-            case .bash?: return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-            case .zsh?: return word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+            case .bash?: return ShellWord.singleQuoted(word)
+            case .zsh?: return word.replacingScalars(["\\": "\\\\", ":": "\\:"])
             default: return word
             }
         }

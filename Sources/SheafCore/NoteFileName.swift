@@ -4,13 +4,14 @@ import Foundation
 
 public enum NoteFileName {
     public static let maxBytes = 120
-    static let forbidden: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+    static let forbidden: Set<Unicode.Scalar> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
 
     /// The file stem for a title (without extension).
     public static func stem(for title: String) -> String {
         var out = ""
         for c in title.precomposedStringWithCanonicalMapping {
-            if forbidden.contains(c) { out.append(" "); continue }
+            // By scalar: a `/` with a combining mark after it is a Character that is not `/`.
+            if c.unicodeScalars.contains(where: forbidden.contains) { out.append(" "); continue }
             if c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { continue }
             out.append(c)
         }

@@ -11,6 +11,14 @@ public enum ShellWord {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
         }
         if plain { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return singleQuoted(word)
+    }
+
+    /// `word` in single quotes, each `'` inside written `'\''`, scalar by scalar (as the shell
+    /// reads it): a replacement by Character passed over a `'` that a combining mark follows,
+    /// which ended the quoted word early and let the rest of it (a synced note's name in a
+    /// completion) run as shell code.
+    public static func singleQuoted(_ word: String) -> String {
+        "'" + word.replacingScalars(["'": "'\\''"]) + "'"
     }
 }

@@ -170,7 +170,10 @@ extension NoteIndex {
         return quote(mark + TextFolding.foldGreek(s)) + (prefix ? " *" : "")
     }
 
-    static func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// `s` as an FTS5 string: every `"` doubled, scalar by scalar (`replacingScalars`): by
+    /// Character, a `"` with a combining mark after it stayed single and ended the string early,
+    /// and the rest of what was typed was read as FTS5 syntax.
+    static func quote(_ s: String) -> String { "\"" + s.replacingScalars(["\"": "\"\""]) + "\"" }
 
     // MARK: - Catalog conditions
 

@@ -8,7 +8,7 @@ extension VaultSession {
     /// Registers `sheaf-merge-file` beside `command` (else `command merge-file`) as git's `sheaf`
     /// merge driver and assigns it to notes in `.git/info/attributes`. Returns the driver line.
     public func installMergeDriver(command: String) throws(SheafError) -> String {
-        func quoted(_ path: String) -> String { "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        func quoted(_ path: String) -> String { ShellWord.singleQuoted(path) }
         // `sheaf-merge-file` beside `sheaf` (scripts/install puts it there): the same merge in a
         // process that starts in a few milliseconds, which git runs once per note it merges.
         let folder = command.hasPrefix("/") ? command.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(command[..<$0]) } : nil

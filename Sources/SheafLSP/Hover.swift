@@ -11,7 +11,7 @@ extension LanguageServer {
         guard let outline = self.outline(document),
               let span = Self.link(at: document.byteOffset(of: position), in: outline, bytes: document.bytes),
               let target = map.resolve(span.target, from: path), let preview = map.preview(of: target) else { return NSNull() }
-        var text = "**\(Self.markdownEscaped(preview.title.inert))**  \n`\(preview.path.inert.replacingOccurrences(of: "`", with: "'"))`"
+        var text = "**\(Self.markdownEscaped(preview.title.inert))**  \n`\(preview.path.inert.replacingScalars(["`": "'"]))`"
         if preview.lines.isEmpty {
             text += "  \n\(preview.size) bytes"
             if let pixels = preview.pixels { text += ", \(pixels.width) × \(pixels.height) px" }
@@ -25,12 +25,14 @@ extension LanguageServer {
     }
 
     /// A title shown as Markdown, its syntax characters taken literally.
+    /// Scalar by scalar: a `[` or `*` with a combining mark after it is a Character of its own
+    /// that the list does not hold, and markdown reads code points.
     static func markdownEscaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            if "\\`*_{}[]()#+-.!<>|~".contains(c) { out.append("\\") }
-            out.append(c)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if "\\`*_{}[]()#+-.!<>|~".unicodeScalars.contains(scalar) { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
 }

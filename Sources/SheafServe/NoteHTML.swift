@@ -51,16 +51,18 @@ enum NoteHTML {
     }
 
     /// `text` as literal markdown text: every ASCII punctuation character backslash-escaped
-    /// (CommonMark lets each be), line breaks as spaces.
+    /// (CommonMark lets each be), line breaks as spaces. Scalar by scalar: CommonMark reads code
+    /// points, and a `]` or a CR LF is no ASCII Character when a combining mark follows it.
     static func escaped(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            if ch == "\n" || ch == "\r" { out.append(" "); continue }
-            if let a = ch.asciiValue, (0x21...0x2F).contains(a) || (0x3A...0x40).contains(a) || (0x5B...0x60).contains(a) || (0x7B...0x7E).contains(a) {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" { out.append(" "); continue }
+            let a = scalar.value
+            if (0x21...0x2F).contains(a) || (0x3A...0x40).contains(a) || (0x5B...0x60).contains(a) || (0x7B...0x7E).contains(a) {
                 out.append("\\")
             }
-            out.append(ch)
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
 }

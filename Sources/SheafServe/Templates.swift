@@ -4,15 +4,31 @@
 // `{{{html}}}`, is the note body MarkdownHTML made in safe mode. Pages work without JavaScript;
 // /assets/sheaf.js only adds search as you type and keyboard shortcuts.
 import Mustache
+import SheafCore
 
 enum Templates {
     static let library: MustacheLibrary = {
+        MustacheContentTypes.register(ScalarHTML(), named: ScalarHTML.name)
         var library = MustacheLibrary()
         for (name, text) in sources {
-            do { try library.register(text, named: name) } catch { preconditionFailure("template \(name): \(error)") }
+            // Every template, and every partial it renders, escapes through ScalarHTML.
+            let escaped = "{{% CONTENT_TYPE: \(ScalarHTML.name)}}" + text
+            do { try library.register(escaped, named: name) } catch { preconditionFailure("template \(name): \(error)") }
         }
         return library
     }()
+
+    /// `{{name}}`'s escaping: `< > & " '` as entities, scalar by scalar. swift-mustache's own goes
+    /// Character by Character, and a `"` with a combining mark after it is one Character that
+    /// is not `"`: it stayed as it was and ended the attribute it stood in (a file name or a
+    /// search query then added an event handler to the page).
+    struct ScalarHTML: MustacheContentType {
+        static let name = "SHEAFHTML"
+
+        func escapeText(_ text: String) -> String {
+            text.replacingScalars(["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"])
+        }
+    }
 
     static func render(_ name: String, _ values: [String: Any]) -> String {
         library.render(values, withTemplate: name) ?? ""

@@ -79,6 +79,9 @@ import TestSupport
         ("Pa'th `touch PWNED`.md", "Plain"),
         ("Line\nbreak.md", "Line file"),
         ("Templates/Tpl $(touch PWNED).md", "Template one"),
+        // A quote then a combining mark: one Character, which a Character-wise replacement of
+        // `'` passed over, ending the single-quoted word early (the regression of 2026-12-04).
+        ("acute.md", "Acute'\u{301} $(touch PWNED) '"),
     ]
     static let tags = ["t$(touch PWNED)", "q'uote", "-dash", "b`id`"]
 
@@ -120,7 +123,7 @@ import TestSupport
     static let typed: [(line: String, word: String)] = {
         let names = notes.flatMap { [offered($0.title), offered(String($0.path.dropLast(3)))] }
         let asked: [(command: String, prefixes: [String], candidates: [String])] = [
-            ("sheaf show", ["Clip", "Hub", "Semi", "Quotes", "Glob", "Colon", "New", "Tab", "-r", "Dir", "Pa", "Lineb"], names),
+            ("sheaf show", ["Clip", "Hub", "Semi", "Quotes", "Glob", "Colon", "New", "Tab", "-r", "Dir", "Pa", "Lineb", "Acute"], names),
             ("sheaf ls --folder", ["D"], ["Dir $(touch PWNED)", "Templates"]),
             ("sheaf ls --tag", ["t", "q", "b"], tags),
             ("sheaf new x --template", ["T"], ["Tpl $(touch PWNED)"]),

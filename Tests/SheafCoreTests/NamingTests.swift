@@ -16,6 +16,10 @@ import Testing
         #expect(NoteFileName.stem(for: "Lisbon: tram 28 / day?") == "Lisbon tram 28 day")
         #expect(NoteFileName.stem(for: "Cafe\u{301}") == "Caf\u{E9}")
         #expect(NoteFileName.stem(for: "Cafe\u{301}").unicodeScalars.count == 4)
+        // Regression: a `/` (or `:`) with a combining mark after it is one Character that is not
+        // `/`: it stayed in the stem, and `new "a/\u{301}b"` made a note in a folder `a`.
+        #expect(NoteFileName.stem(for: "a/\u{301}b") == "a b")
+        #expect(NoteFileName.stem(for: "x:\u{302}y\"\u{301}z") == "x y z")
         #expect(NoteFileName.stem(for: "...") == "Untitled")
         #expect(NoteFileName.stem(for: ".hidden") == "hidden")
         #expect(NoteFileName.stem(for: String(repeating: "é", count: 100)).utf8.count <= 117)

@@ -103,6 +103,18 @@ import TestSupport
             <span class="git-footer">[Edit In GitHub](https://github.dev/x "git-hub-edit-note") | [Copy](javascript:alert(1) "x")</span>
 
             """,
+        // A quote then a combining mark is one Character: escaping Character by Character (as
+        // swift-mustache's HTML escaping does) left that `"` as it was, and it ended the attribute.
+        "Hostile/combining.md": """
+            ---
+            title: "\"\u{301} onmouseover=alert(1) x=\""
+            tags: ["\"\u{301}onfocus=alert(1)"]
+            aliases: ["'\u{301} onmouseover=alert(1) x='"]
+            ---
+            body [[Food]]
+
+            """,
+        "Hostile/x\"\u{301} onmouseover=alert(1).md": "named with a quote and a combining mark\n",
         "Food.md": "# Food\n\ncustard alert\n",
     ]
 
@@ -111,7 +123,8 @@ import TestSupport
         TestFile.write(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>"#,
                        to: served.root + "/Hostile/evil.svg")
         try await served.browse { browser in
-            var pages = ["/", "/f/Hostile", "/tags", "/search?q=alert", "/search?fragment=1&q=alert", "/search?q=script"]
+            var pages = ["/", "/f/Hostile", "/tags", "/search?q=alert", "/search?fragment=1&q=alert", "/search?q=script",
+                         "/search?q=%22%CC%81%20autofocus%20onfocus%3Dalert(1)%20x%3D%22"]
             pages += Self.corpus.keys.map { WebPaths.url("/n", $0) }
             let tags = try await browser.get("/tags")
             pages += HTMLTokens.attributes(tags.body, tag: "a", name: "href").filter { $0.hasPrefix("/tag/") }
