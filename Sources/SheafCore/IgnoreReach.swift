@@ -38,7 +38,7 @@ public struct IgnoreReach: Sendable, Equatable {
             guard let last = parts.last else { continue }
             // A literal dot starting any component means the path runs through a dot-name.
             if parts.contains(where: { $0.hasBytePrefix(".") }) { continue }
-            if last.contains(where: { "*?[\\".contains($0) }) {
+            if last.unicodeScalars.contains(where: { "*?[\\".unicodeScalars.contains($0) }) {  // by scalar, as git matches
                 anyFolder = true
                 if !folderOnly { anyFile = true }
             } else {

@@ -182,7 +182,7 @@ extension VaultSession {
         }
         let chosen = candidates.first { targets.reaches($0, from: notePath, file: path) } ?? "/" + path
         // Characters that end a wiki-link cannot be written inside one.
-        if wiki && !chosen.contains(where: { "[]|#^".contains($0) }) { return "![[" + chosen + "]]" }
+        if wiki && !chosen.unicodeScalars.contains(where: { "[]|#^".unicodeScalars.contains($0) }) { return "![[" + chosen + "]]" }
         return "![](" + LinkRewriter.percentEncoded(chosen) + ")"
     }
 

@@ -89,7 +89,7 @@ extension LanguageServer {
     /// A heading as a link names it: Obsidian leaves out the characters a link target cannot
     /// hold (`#`, `|`, `^`, `[`, `]`), and matches headings with punctuation ignored.
     static func headingTarget(_ heading: String) -> String {
-        let cut = heading.map { "#|^[]".contains($0) ? " " : String($0) }.joined()
+        let cut = heading.replacingScalars(["#": " ", "|": " ", "^": " ", "[": " ", "]": " "])  // by scalar: `]́` is no `]`
         return cut.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }

@@ -5,20 +5,26 @@
 
 public enum YAMLQuoting {
     private static let reservedWords: Set<String> = ["null", "~", "true", "false", "yes", "no", "on", "off", "y", "n"]
-    private static let indicatorStarts: Set<Character> = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`"]
+    private static let indicatorStarts: Set<Unicode.Scalar> = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", "\"", "%", "@", "`"]
 
     /// Whether `value` written plain would read back as something else for a reason other than
     /// its type: nothing at all, blanks at an edge, a first character or an inner `: `/` #` YAML
     /// reads as syntax, a reserved word, a control character. `inFlow` also counts the flow
-    /// indicators `, [ ] { }`.
+    /// indicators `, [ ] { }`. By scalar, as YAML reads it: a `"`, `#` or space with a combining
+    /// mark after it is a Character that is none of them, and a check by Character wrote `"́x`
+    /// or `a #́b` plain, which YAML reads as a quoted string or a comment.
     public static func needsQuotesAsText(_ value: String, inFlow: Bool) -> Bool {
-        guard let first = value.first, let last = value.last else { return true }
+        let scalars = Array(value.unicodeScalars)
+        guard let first = scalars.first, let last = scalars.last else { return true }
         if first == " " || last == " " || first == "\t" || last == "\t" { return true }
         if indicatorStarts.contains(first) { return true }
         if reservedWords.contains(value.lowercased()) { return true }
-        if value.contains(": ") || value.contains(" #") || value.hasSuffix(":") { return true }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" }) { return true }
-        if inFlow && value.contains(where: { ",[]{}".contains($0) }) { return true }
+        if last == ":" { return true }
+        for i in scalars.indices.dropLast() {
+            if (scalars[i] == ":" && scalars[i + 1] == " ") || (scalars[i] == " " && scalars[i + 1] == "#") { return true }
+        }
+        if scalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" }) { return true }
+        if inFlow && scalars.contains(where: { ",[]{}".unicodeScalars.contains($0) }) { return true }
         return false
     }
 

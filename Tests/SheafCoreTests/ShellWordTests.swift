@@ -13,10 +13,12 @@ import TestSupport
     /// Regression, "a quote then a combining mark ended the quoted word": `'` + U+0301 is one
     /// Character, which the Character-wise replacement passed over, so the shell read the rest
     /// of a synced name (`; touch PWNED`) as a command.
-    @Test(arguments: [
+    static let words = [
         "x'\u{301}; touch PWNED; echo '", "'\u{301}$(touch PWNED)'", "plain", "two words", "it's",
         "\u{301}'\u{302}'\u{303}", "$(touch PWNED) `touch PWNED` \"q\" \\ ;&|<>*?~",
-    ])
+    ]
+
+    @Test(arguments: words)
     func aQuotedWordIsTheWordWhateverItHolds(_ word: String) throws {
         let temp = TempDir("shellword")
         #expect(Self.shellReads(ShellWord.quoted(word), in: temp.path) == word)
