@@ -121,9 +121,12 @@ public struct ShareList: Sendable, Equatable {
         if share.remote.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             return "the remote of \(share.path) holds a control character"
         }
-        if share.remote.hasPrefix("-") { return "the remote of \(share.path) starts with a dash" }
-        if let at = share.remote.firstIndex(of: "@"), let scheme = share.remote.range(of: "://"),
-           scheme.upperBound < at, share.remote[scheme.upperBound..<at].contains(":") {
+        // By byte and scalar, as git and ssh read the URL: `-́o...` does not have the Character
+        // prefix "-", and an `@` or `:` with a combining mark after it is no `@` or `:` Character.
+        let url = share.remote.unicodeScalars
+        if share.remote.utf8.first == UInt8(ascii: "-") { return "the remote of \(share.path) starts with a dash" }
+        if let at = url.firstIndex(of: "@"), let scheme = share.remote.range(of: "://")?.upperBound.samePosition(in: url),
+           scheme < at, url[scheme..<at].contains(":") {
             return "the remote of \(share.path) carries a password (keep it in git's credential helper)"
         }
         return nil
