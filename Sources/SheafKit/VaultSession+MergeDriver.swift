@@ -13,10 +13,13 @@ extension VaultSession {
         // process that starts in a few milliseconds, which git runs once per note it merges.
         let folder = command.hasPrefix("/") ? command.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(command[..<$0]) } : nil
         let helper = folder.map { $0 + "/sheaf-merge-file" }
+        // `--driver-path=%P`, joined: a note path that starts with a dash is then the option's
+        // value, where `--driver-path %P` made both drivers refuse it as an option (git quotes
+        // %P for the shell, byte for byte).
         let driver = if let helper, FileManager.default.isExecutableFile(atPath: helper) {
-            "\(quoted(helper)) --driver-path %P %O %A %B"
+            "\(quoted(helper)) --driver-path=%P %O %A %B"
         } else {
-            "\(quoted(command)) merge-file --driver-path %P %O %A %B"
+            "\(quoted(command)) merge-file --driver-path=%P %O %A %B"
         }
         try gitStep("cannot register the merge driver") { (repo) throws(GitError) in
             try repo.setConfig("merge.sheaf.name", "sheaf note merge")

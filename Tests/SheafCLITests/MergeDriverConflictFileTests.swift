@@ -1,7 +1,7 @@
 // git's merge driver on an overlap: the small driver (`sheaf-merge-file`) writes the note and its
 // conflict file itself, and gives what `sheaf merge-file` gives, file for file and byte for byte,
 // with the same message and exit code. Run as git runs a driver: in the work tree's root, with
-// `--driver-path %P %O %A %B`, the result replacing %A.
+// `--driver-path=%P %O %A %B`, the result replacing %A.
 import Foundation
 import Testing
 import TestSupport

@@ -230,6 +230,29 @@ import TestSupport
         #expect(conflicts.first.map { r.file(0, $0).contains("first line, side") } ?? false)
     }
 
+    /// Regression, "a note whose path starts with a dash failed git's merge driver": registered as
+    /// `--driver-path %P`, the path `-dash.md` read as an option, both drivers refused it, and
+    /// git left a conflict on a merge of two additions. Registered joined (`--driver-path=%P`),
+    /// it merges.
+    @Test func aNoteWhosePathStartsWithADashMergesThroughGitsDriver() {
+        let r = Replicas(1, samples: false)
+        #expect(CLI.run(["install-merge-driver"], in: r[0]).status == 0)
+        #expect(r.git(0, ["config", "merge.sheaf.driver"]).stdout.contains("--driver-path=%P"))
+        let note = "---\ntitle: Dash\nstatus: draft\n---\nbody\n"
+        r.write(0, "-dash.md", note)
+        r.git(0, ["add", "-A"])
+        r.git(0, ["commit", "-qm", "base"])
+        r.git(0, ["checkout", "-q", "-b", "side"])
+        r.write(0, "-dash.md", note.replacingOccurrences(of: "draft", with: "done") + "side line\n")
+        r.git(0, ["commit", "-qam", "side"])
+        r.git(0, ["checkout", "-q", "main"])
+        r.write(0, "-dash.md", note + "main line\n")
+        r.git(0, ["commit", "-qam", "main"])
+        let merge = r.git(0, ["merge", "side"])
+        #expect(merge.status == 0, "\(merge.stdout) \(merge.stderr)")
+        #expect(r.file(0, "-dash.md") == "---\ntitle: Dash\nstatus: done\n---\nbody\nmain line\nside line\n")
+    }
+
     /// Without `sheaf` beside it or on PATH, what needs `sheaf` fails with a message naming it,
     /// and the inputs are untouched.
     @Test func theSmallDriverWithoutSheafSaysSo() throws {
