@@ -24,6 +24,9 @@ HOSTILE = {
     "css.md": "<style>body{background:url(https://evil.example/x.png)}</style>\n\n<p style=\"display:none\">hidden</p>\n\n![t](https://evil.example/track.png)\n",
     "broken.md": f"<img src=x onerror={CANARY}//\n\n<scr<script>ipt>{CANARY}</script>\n\n</textarea><script>{CANARY}</script>\n",
     f"<img src=x onerror={CANARY.replace('/', '')}>.md": "a hostile name\n",
+    # A quote with a combining mark after it: one Character, which Character-wise escaping
+    # (swift-mustache's own) left as it was, ending the attribute the name stood in.
+    f'x"\u0301 tabindex=0 autofocus onfocus={CANARY} x=".md': "a name with a combining quote\n",
     "hub.md": f'[<button id=HH onclick="{CANARY}">Open in Obsidian</button>](obsidian://show-plugin?id=x) [x<img src=x onerror="{CANARY}">](https://example.org)\n\n'
               f'![Screenshot|400](https://evil.example/x.png)\n\n<iframe src="https://evil.example/embed/x" allowfullscreen></iframe>\n\n'
               f'<span style="background:url(https://evil.example/x.png)">styled</span> <span class="git-footer">[Copy](javascript:{CANARY} "x")</span>\n',

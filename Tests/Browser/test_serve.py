@@ -8,7 +8,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import screenshot
+from conftest import CANARY, screenshot
 
 
 def wait(driver, seconds=15):
@@ -55,7 +55,8 @@ def test_search_answers_as_you_type(served, browser):
 
 def test_no_hostile_note_runs_script_or_loads_from_elsewhere(served, browser):
     base = served["base"]
-    pages = ["/f/Hostile", "/tags", "/search?q=PWNED"] + [
+    combining = urllib.parse.quote(f'"\u0301 autofocus onfocus={CANARY} x="', safe="")
+    pages = ["/f/Hostile", "/tags", "/search?q=PWNED", "/search?q=" + combining] + [
         "/n/Hostile/" + urllib.parse.quote(name, safe="") for name in served["names"]]
     browser.get_log("browser")  # (forget what came before)
     for page in pages:
