@@ -121,12 +121,14 @@ public struct ShareList: Sendable, Equatable {
         if share.remote.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             return "the remote of \(share.path) holds a control character"
         }
-        // By byte and scalar, as git and ssh read the URL: `-́o...` does not have the Character
-        // prefix "-", and an `@` or `:` with a combining mark after it is no `@` or `:` Character.
-        let url = share.remote.unicodeScalars
-        if share.remote.utf8.first == UInt8(ascii: "-") { return "the remote of \(share.path) starts with a dash" }
-        if let at = url.firstIndex(of: "@"), let scheme = share.remote.range(of: "://")?.upperBound.samePosition(in: url),
-           scheme < at, url[scheme..<at].contains(":") {
+        // By byte, as git and ssh read the URL: `-́o...` does not have the Character prefix "-",
+        // and a `@`, `:` or `/` with a combining mark after it is no `@`, `:` or `/` Character.
+        let url = Array(share.remote.utf8)
+        if url.first == UInt8(ascii: "-") { return "the remote of \(share.path) starts with a dash" }
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        if let at = url.firstIndex(of: UInt8(ascii: "@")),
+           let scheme = url.indices.dropLast(2).first(where: { url[$0] == colon && url[$0 + 1] == slash && url[$0 + 2] == slash }),
+           scheme + 3 < at, url[(scheme + 3)..<at].contains(colon) {
             return "the remote of \(share.path) carries a password (keep it in git's credential helper)"
         }
         return nil
