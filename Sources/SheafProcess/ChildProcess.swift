@@ -55,11 +55,9 @@ public enum ChildProcess {
         precondition(!argv.isEmpty, "a child process needs a program")
         var pipes = Pipes()
         defer { pipes.closeAll() }
-        do {
-            if input != nil { try pipes.open(\.input, argv[0]) }
-            if output.isPiped { try pipes.open(\.output, argv[0]) }
-            if errors.isPiped { try pipes.open(\.errors, argv[0]) }
-        }
+        if input != nil { try pipes.open(\.input, argv[0]) }
+        if output.isPiped { try pipes.open(\.output, argv[0]) }
+        if errors.isPiped { try pipes.open(\.errors, argv[0]) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
