@@ -4,8 +4,10 @@
 // bigrams, so any substring of two or more characters is found.
 
 enum CJKBigrams {
-    static func isCJK(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
+    static func isCJK(_ s: Unicode.Scalar) -> Bool { isCJK(s.value) }
+
+    static func isCJK(_ value: UInt32) -> Bool {
+        switch value {
         case 0x3040...0x30FF,   // Hiragana, Katakana
              0x3400...0x4DBF,   // CJK Extension A
              0x4E00...0x9FFF,   // CJK Unified Ideographs
@@ -44,5 +46,6 @@ enum CJKBigrams {
         return out.joined(separator: " 0 ")
     }
 
-    static func contains(_ text: String) -> Bool { !TextFolding.isASCII(text) && text.unicodeScalars.contains(where: isCJK) }
+    /// Whether `text` holds a CJK character (the first, U+1100, has lead byte 0xE1).
+    static func contains(_ text: String) -> Bool { ScalarScan.contains(text, leadAtLeast: 0xE1, where: isCJK) }
 }

@@ -20,7 +20,9 @@ struct IndexedNote: Sendable {
         text = Self.ftsColumns(note, path: file.path)
     }
 
-    /// title, aliases, tags, path, meta, body, cjk: Greek folded, tag and path parts as words.
+    /// title, aliases, tags, path, meta, body, cjk: Greek folded. A tag's and a path's parts are
+    /// words as they stand: unicode61 splits at `/` (punctuation is no token character), so the
+    /// slashes need no replacing (Foundation's replacing was 2.8 % of a cold index's CPU).
     /// The file name joins the aliases when it differs from the title: people name a note by
     /// either (Obsidian shows the file name), so it ranks as a title does (`title:` still
     /// searches the title alone).
@@ -33,8 +35,7 @@ struct IndexedNote: Sendable {
             .map { ([$0.key] + $0.value.flattenedText).joined(separator: " ") }
             .joined(separator: "\n")
         return [TextFolding.foldGreek(note.title), TextFolding.foldGreek(aliases),
-                note.tags.map { $0.replacingOccurrences(of: "/", with: " ") }.joined(separator: " "),
-                VaultPath.withoutNoteExtension(path).replacingOccurrences(of: "/", with: " "),
+                note.tags.joined(separator: " "), VaultPath.withoutNoteExtension(path),
                 TextFolding.foldGreek(meta), TextFolding.foldGreek(note.body),
                 CJKBigrams.of([note.title, aliases, meta, note.body])]
     }

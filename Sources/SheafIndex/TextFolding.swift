@@ -4,8 +4,9 @@
 import Foundation
 
 enum TextFolding {
+    /// Greek and Coptic (U+0370-03FF, lead bytes 0xCD-0xCF) or Greek Extended (U+1F00-1FFF).
     static func hasGreek(_ s: String) -> Bool {
-        !isASCII(s) && s.unicodeScalars.contains { (0x0370...0x03FF).contains($0.value) || (0x1F00...0x1FFF).contains($0.value) }
+        ScalarScan.contains(s, leadAtLeast: 0xCD) { (0x0370...0x03FF).contains($0) || (0x1F00...0x1FFF).contains($0) }
     }
 
     /// Whether `s` is plain ASCII: most notes are, and a byte check is far cheaper than scalars.
