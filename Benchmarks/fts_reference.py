@@ -2,7 +2,7 @@
 """References for the index benchmarks: a plain single-threaded FTS5 bulk load, and a plain
 FTS5 update of the notes two commits differ in.
 
-    python3 Benchmarks/fts_reference.py VAULT DB
+    python3 Benchmarks/fts_reference.py VAULT DB [--exact]
     python3 Benchmarks/fts_reference.py update VAULT DB OLD NEW [--fsync]
 
 Walks VAULT (skipping dot-folders and dot-files), reads every *.md / *.markdown note, splits the
@@ -13,11 +13,18 @@ takes the title (front-matter `title`, else the first `# ` heading, else the fil
     CREATE VIRTUAL TABLE notes USING fts5(path, title, body,
         tokenize='porter unicode61 remove_diacritics 2')
 
-No catalog, no tags or links, default pragmas, no 'optimize'. DB is deleted first. Prints one JSON
-object: seconds (walk + read + parse + insert + commit, wall clock), notes, bytes (the notes' bytes
-read), body_bytes (UTF-8 bytes of text inserted), db_bytes, db_ratio (db_bytes / bytes), and the
-SQLite and Python versions. Run it right after generating the vault (warm page cache), as `sheaf
-index` is measured.
+No catalog, no tags or links, default pragmas, no 'optimize'. DB is deleted first.
+
+With `--exact` every row also goes into a second table of the same columns, tokenized by
+`unicode61 remove_diacritics 2` alone and holding no second copy of the text (`content=''`):
+the plain FTS5 index of what Sheaf's one table answers, the words' stems (a word or phrase
+query) and the words as written (an exact word, `=copying`, and a prefix, which porter's stems
+cannot answer: `copying` is stored as `copi`).
+
+Prints one JSON object: seconds (walk + read + parse + insert + commit, wall clock), notes, bytes
+(the notes' bytes read), body_bytes (UTF-8 bytes of text inserted), db_bytes, db_ratio (db_bytes /
+bytes), exact, and the SQLite and Python versions. Run it right after generating the vault (warm
+page cache), as `sheaf index` is measured.
 
 `update` is the floor of a pull's index update (the sync benchmark runs it after each `git pull`
 of its git clone, with the commits before and after): DB is the bulk load of VAULT as it was at
@@ -126,8 +133,9 @@ def main():
         if len(sys.argv) == 7 and sys.argv[6] != "--fsync":
             sys.exit("usage: fts_reference.py update VAULT DB OLD NEW [--fsync]")
         return update(*sys.argv[2:6], durable=len(sys.argv) == 7)
-    if len(sys.argv) != 3:
-        sys.exit("usage: fts_reference.py VAULT DB")
+    exact = sys.argv[3:] == ["--exact"]
+    if len(sys.argv) != 3 and not exact:
+        sys.exit("usage: fts_reference.py VAULT DB [--exact]")
     vault, db = sys.argv[1], sys.argv[2]
     for suffix in ("", "-journal", "-wal", "-shm"):
         if os.path.exists(db + suffix):
@@ -151,8 +159,16 @@ def main():
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("CREATE VIRTUAL TABLE notes USING fts5(path, title, body, "
                  "tokenize='porter unicode61 remove_diacritics 2')")
+    if exact:
+        conn.execute("CREATE VIRTUAL TABLE words USING fts5(path, title, body, "
+                     "content='', tokenize='unicode61 remove_diacritics 2')")
     conn.execute("BEGIN")
-    conn.executemany("INSERT INTO notes(path, title, body) VALUES (?, ?, ?)", rows())
+    if exact:
+        for row in rows():
+            conn.execute("INSERT INTO notes(path, title, body) VALUES (?, ?, ?)", row)
+            conn.execute("INSERT INTO words(path, title, body) VALUES (?, ?, ?)", row)
+    else:
+        conn.executemany("INSERT INTO notes(path, title, body) VALUES (?, ?, ?)", rows())
     conn.execute("COMMIT")
     conn.close()
     seconds = time.perf_counter() - start
@@ -164,6 +180,7 @@ def main():
         "body_bytes": stats["body_bytes"],
         "db_bytes": db_bytes,
         "db_ratio": round(db_bytes / stats["bytes"], 3) if stats["bytes"] else None,
+        "exact": exact,
         "sqlite": sqlite3.sqlite_version,
         "python": platform.python_version(),
     }))
