@@ -34,7 +34,7 @@ public enum CredentialHelper {
     /// Returns false when git could not be run.
     @discardableResult
     public static func approve(url: String, credential: HTTPCredential, in directory: String) -> Bool {
-        guard !credential.password.contains("\n"), !credential.password.contains("\0"),
+        guard !hasLineBreakOrNUL(credential.password),
               var request = request(url: url, user: credential.user) else { return false }
         request += "password=\(credential.password)\n\n"
         guard let output = Subprocess.run(["git", "-C", directory, "credential", "approve"], input: request,
@@ -48,19 +48,26 @@ public enum CredentialHelper {
         return HTTPCredential(user: env["SHEAF_HTTP_USER"] ?? "sheaf", password: token)
     }
 
-    /// The `protocol`, `host` and `path` (and `username`) lines git's credential protocol reads.
-    private static func request(url: String, user: String?) -> String? {
-        let bare = RemoteURL.withoutUserInfo(url).url
-        guard let components = URLComponents(string: bare), let scheme = components.scheme,
-              let host = components.host else { return nil }
+    /// The `protocol`, `host` and `path` (and `username`) lines git's credential protocol reads,
+    /// from the host libgit2 connects to (`RemoteURL.parts`, by bytes): nil for a URL that
+    /// could be read as naming another host, so no helper is asked for that host's password.
+    static func request(url: String, user: String?) -> String? {
+        guard let parts = RemoteURL.parts(url), let scheme = parts.scheme else { return nil }
+        let encodedPath = parts.rest.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let path = String(decoding: encodedPath.drop { $0 == UInt8(ascii: "/") }, as: UTF8.self)
+        let decodedPath = path.removingPercentEncoding ?? path
         // A line break in a value would let a URL smuggle extra fields into the request.
-        let fields = [scheme, host, components.path, user ?? ""]
-        guard !fields.contains(where: { $0.contains("\n") || $0.contains("\0") }) else { return nil }
-        var request = "protocol=\(scheme)\nhost=\(host)\(components.port.map { ":\($0)" } ?? "")\n"
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        if !path.isEmpty { request += "path=\(path)\n" }
+        let fields = [scheme, parts.host, decodedPath, user ?? ""]
+        guard !fields.contains(where: hasLineBreakOrNUL) else { return nil }
+        var request = "protocol=\(scheme.lowercased())\nhost=\(parts.host)\(parts.port.map { ":\($0)" } ?? "")\n"
+        if !decodedPath.isEmpty { request += "path=\(decodedPath)\n" }
         if let user { request += "username=\(user)\n" }
         return request
+    }
+
+    /// By bytes: `"\r\n"` is one Character, which `contains("\n")` does not find.
+    private static func hasLineBreakOrNUL(_ value: String) -> Bool {
+        value.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }
     }
 
     private static func quietEnvironment() -> [String: String] {

@@ -180,6 +180,10 @@ final class TransferSession {
         }
         if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0 {
             httpAttempts += 1
+            // No password, not even SHEAF_HTTP_TOKEN, for a URL whose host could be read two ways.
+            guard RemoteURL.parts(url) != nil else {
+                return fail(.authentication, "the remote's URL can be read as naming more than one host: no password is sent")
+            }
             // Each source once, in order; a credential already refused is not sent again. A
             // password given for this command is the only one tried, as git does with a URL's.
             let sources: [() -> HTTPCredential?] = options.credential.map { given in [{ given }] } ?? [

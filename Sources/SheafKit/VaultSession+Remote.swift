@@ -72,6 +72,12 @@ extension VaultSession {
     /// Splits the user-info off a URL. A password is accepted only for https (git's credential
     /// helpers keep it), and only when a helper is configured to take it.
     static func credentialPlan(for url: String, checkingFrom directory: String) throws(SheafError) -> CredentialPlan {
+        guard RemoteURL.localPath(url) != nil || RemoteURL.parts(url) != nil else {
+            throw SheafError("cannot read the remote's host", path: RemoteURL.redacted(url),
+                             cause: "a host is plain ASCII letters, digits, dots and dashes (or an IPv6 address in brackets), "
+                                 + "and the user name and password before it hold no second @",
+                             hint: "write the host as DNS has it (punycode for a non-ASCII name), and percent-encode @ as %40")
+        }
         let split = RemoteURL.withoutUserInfo(url)
         guard let password = split.password else {
             return CredentialPlan(url: split.url, credential: nil, user: RemoteURL.isHTTP(url) ? split.user : nil)

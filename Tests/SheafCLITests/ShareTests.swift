@@ -468,6 +468,27 @@ import TestSupport
     }
 
 
+    /// Regression: the list's remote was judged by Characters, so `evil.invalid:́x` (a colon with a
+    /// combining mark after it) had no colon to the check, read as a path on this machine, and
+    /// the device joined it by itself; libgit2 reads the bytes and goes to evil.invalid over ssh.
+    /// Every URL is now read by bytes, as libgit2 reads it (`RemoteURL.parts`).
+    @Test func aListedShareWhoseColonCarriesACombiningMarkIsNotTakenForAPathOnThisMachine() throws {
+        let p = People()
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.sync(1).status == 0)
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
+        TestFile.write(#"{"path":"Loot","remote":"evil.invalid:\#u{301}x/share.git"}"# + "\n", to: attacker + "/.sheaf-shares")
+        GitCLI.run(["add", "-A"], in: attacker)
+        GitCLI.run(["commit", "-qm", "list a share"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        let synced = p.r.sync(1)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("sheaf join"), "asked to join, not joined: \(synced.stderr)")
+        let listed = CLI.run(["shares", "--json"], in: p.r[1])
+        #expect(listed.stdout.contains("\"needs-approval\""), "\(listed.stdout)")
+    }
+
     /// The vault's list comes from its remote: a line naming a share on a host this device does
     /// not sync with (a hostile vault remote, or a share the owner made elsewhere) must not make
     /// the device fetch from there with its credentials. It waits, says how to join it, and

@@ -54,4 +54,41 @@ import Testing
     func aURLsHostIsWhatTrustIsJudgedBy(_ url: String, _ host: String) {
         #expect(RemoteURL.host(url) == host)
     }
+
+    /// Regression (a hostile share list): the host was read by Characters and from the last `@`,
+    /// so these named a host this device trusts while libgit2 connects to the first one, and the
+    /// credential helper was asked for the trusted host's password, which went to the other.
+    static let twoWayURLs: [(String, String?)] = [
+        ("http://127.0.0.2/\u{301}@localhost/share.git", "127.0.0.2"),
+        ("git@127.0.0.3:x@localhost:y", "127.0.0.3"),
+        ("evil.invalid:\u{301}x/share.git", "evil.invalid"),
+        ("https://a@b@localhost/x", nil),
+        ("https://localhost\u{301}/x", nil),
+        ("https://local%68ost/x", nil),
+        ("https://localhost\\@evil/x", nil),
+        ("https://m\u{FC}nchen.example/x", nil),
+        ("https://host:80x/x", nil),
+        ("ssh://git@[::1]:22/x", "[::1]:22"),
+    ]
+
+    @Test func aHostIsReadByBytesAsLibgit2ReadsItAndAURLReadTwoWaysHasNone() {
+        for (url, host) in Self.twoWayURLs {
+            #expect(RemoteURL.host(url) == host, "\(url.debugDescription)")
+            #expect(host != nil || RemoteURL.withoutUserInfo(url).url == url, "left as it is: \(url.debugDescription)")
+        }
+    }
+
+    @Test func noCredentialIsAskedForAURLReadTwoWays() {
+        #expect(CredentialHelper.request(url: "http://127.0.0.2/\u{301}@localhost/share.git", user: nil)
+            == "protocol=http\nhost=127.0.0.2\npath=\u{301}@localhost/share.git\n")
+        #expect(CredentialHelper.request(url: "https://a@b@localhost/x", user: nil) == nil)
+        #expect(CredentialHelper.request(url: "https://host/x%0Ahost=evil", user: nil) == nil)
+        #expect(CredentialHelper.request(url: "https://Host:8443/me/notes.git?x#y", user: "al")
+            == "protocol=https\nhost=Host:8443\npath=me/notes.git\nusername=al\n")
+    }
+
+    @Test func aPasswordBehindACombiningMarkIsStillMasked() {
+        #expect(!RemoteURL.redacting("see https://me:TOKEN@\u{301}host/x").contains("TOKEN"))
+        #expect(!RemoteURL.redacting("https:/\u{301}/me:TOKEN@host/x and https://u:SECRET@h/r").contains("SECRET"))
+    }
 }
