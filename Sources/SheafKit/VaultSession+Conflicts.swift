@@ -78,15 +78,20 @@ extension VaultSession {
         return (original, files)
     }
 
-    /// Settles the conflicts of a note. The change is committed by the next commit or sync.
+    /// Settles the conflicts of a note. What the note and its conflict files hold is committed
+    /// first (an edit made since the conflict appeared would otherwise be replaced or deleted
+    /// with no copy anywhere); the settling itself is committed by the next commit or sync.
     public func resolve(_ name: String, keep: ConflictKeep) throws(SheafError) -> ResolveReport {
-        try withWriterLock(commits: false) { (proof) throws(SheafError) in try resolveLocked(name, keep: keep, proof) }
+        try withWriterLock { (proof) throws(SheafError) in try resolveLocked(name, keep: keep, proof) }
     }
 
     private func resolveLocked(_ name: String, keep: ConflictKeep, _ proof: borrowing WriterLock) throws(SheafError) -> ResolveReport {
         let (original, files) = try conflicts(of: name)
         // `conflict-of` comes from synced content: the note it names must pass the guard.
         let safeOriginal = try VaultPathGuard.require(original, in: vault.root, doing: "will not resolve into this path")
+        // Regression: `--keep remote` replaced a note edited after its conflict appeared, and the
+        // edit was in no commit, no file and no journal.
+        try commitSnapshot(holding: original, proof)
         var removed: [String] = []
         var kept: [(String, String)] = []
         let writer = fileWriter(proof)

@@ -120,7 +120,7 @@ extension VaultSession {
             let destination = try safePath(target.current ?? version.path)
             // Uncommitted edits are recorded first (as `rm` does), so `log` shows them and a
             // second `restore` brings them back: restoring never discards an edit.
-            try commitSnapshot(proof)
+            try commitSnapshot(holding: destination.path, proof)
             let writer = fileWriter(proof)
             let current = try writer.read(destination, limit: .max)  // any file history holds, as large as it was
             let recreated = !current.exists

@@ -24,6 +24,20 @@ extension VaultSession {
         return try commitWorkTree(repo, root: vault.root, excluding: excluded, scoped: !shares.shares.isEmpty, settledFor: settledFor)
     }
 
+    /// Commits what is uncommitted in the repository that holds `path`: the vault's, or the
+    /// joined share's whose folder or note it is. A command about to replace or delete a file
+    /// the user may have edited since the last sync calls it first, so the bytes it replaces are
+    /// in history (`rm`, `restore`, `resolve`).
+    func commitSnapshot(holding path: String, _ proof: borrowing WriterLock) throws(SheafError) {
+        guard let share = shareList().share(holding: path) else {
+            if try repository() != nil { try commitSnapshot(proof) }
+            return
+        }
+        let zone = zone(share)
+        guard zone.isJoined, let repo = try zone.open() else { return }
+        _ = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: share.isNote, settledFor: nil)
+    }
+
     /// Stages what git sees in `repo`'s work tree at `root` but `excluded` paths, and commits it
     /// (the vault's repository, or a share's).
     /// `scoped`: the repository holds part of its work tree (the vault with shares, a note

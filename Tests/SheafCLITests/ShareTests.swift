@@ -468,6 +468,21 @@ import TestSupport
     }
 
 
+    /// `rm` commits what a note holds before deleting it; for a shared note the vault's commit
+    /// left it out (a share's files are its own repository's), so its last edit was in no
+    /// history. It goes to the share's history now.
+    @Test func removingASharedNoteKeepsItsLastEditInTheSharesHistory() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        p.r.edit(0, "Trips/Trip ideas.md") { $0 + "the last idea before it went\n" }
+        let removed = CLI.run(["rm", "Trips/Trip ideas.md"], in: p.r[0])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        let history = GitCLI.output(["--git-dir=" + p.shareRemote, "log", "-p", "main"], in: p.r.temp.path)
+        #expect(history.contains("+the last idea before it went"), "\(history.suffix(600))")
+    }
+
     /// Regression: the list's remote was judged by Characters, so `evil.invalid:́x` (a colon with a
     /// combining mark after it) had no colon to the check, read as a path on this machine, and
     /// the device joined it by itself; libgit2 reads the bytes and goes to evil.invalid over ssh.

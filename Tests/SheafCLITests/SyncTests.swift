@@ -59,6 +59,25 @@ import TestSupport
         #expect(r.conflictFiles(0).isEmpty)
     }
 
+    /// Regression: `resolve` took the lock without committing, so `--keep remote` replaced a note
+    /// edited after its conflict appeared (and `--keep local` deleted an edited conflict file)
+    /// with no copy of the edit in any commit or file. What they hold is committed first now.
+    @Test func resolveKeepsInHistoryAnEditMadeAfterTheConflictAppeared() throws {
+        for keep in ["remote", "local"] {
+            let r = Replicas(2)
+            r.edit(0, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 350 |") }
+            r.edit(1, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 250 |") }
+            r.sync(0); r.sync(1)
+            let conflict = try #require(r.conflictFiles(1).first)
+            let edited = keep == "remote" ? note : conflict
+            r.edit(1, edited) { $0 + "typed after the conflict appeared\n" }
+            let resolved = CLI.run(["resolve", note, "--keep", keep], in: r[1])
+            #expect(resolved.status == 0, "\(resolved.stderr)")
+            let history = GitCLI.output(["log", "-p", "--all"], in: r[1])
+            #expect(history.contains("+typed after the conflict appeared"), "--keep \(keep): the edit is in a commit")
+        }
+    }
+
     @Test func keepBothTurnsTheConflictFileIntoANote() {
         let r = Replicas(2)
         r.edit(0, note) { $0.replacingOccurrences(of: "| food | 300 |", with: "| food | 350 |") }
