@@ -313,17 +313,22 @@ extension VaultSession {
 
     /// Shares this device syncs that the list no longer holds (unshared or left on another
     /// device): their repositories go. A file of one that the vault's repository does not hold
-    /// and that is as the share's last commit has it goes too (an unshare brings the files back
-    /// through the vault; a line a hostile vault remote removed must not hand a share's files to
-    /// the vault's repository); an edited one stays, as the vault's.
-    func dropUnlisted(_ list: ShareList) {
+    /// and that is as the share's last commit has it is set aside, out of the vault's tree, in
+    /// `.sheaf/unshared/FOLDER STAMP/` (a line a hostile vault remote removed must not hand a
+    /// share's files to the vault's repository); an edited one stays, as the vault's. Set aside,
+    /// not deleted: a note this device added to the share after the unsharing device last
+    /// fetched it is in the share's last commit and in no commit of the vault (regression: it
+    /// was deleted, and only the share's remote, which no one syncs any more, still held it).
+    /// Returns a warning for each share whose files were set aside.
+    func dropUnlisted(_ list: ShareList) -> [VaultWarning] {
         let folder = vault.stateDirectory + "/shares"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         let kept = Set(list.shares.flatMap { share -> [String] in
             let name = (zone(share).directory as NSString).lastPathComponent
             return [name, name + ".join-base"]
         })
         let vaultHead = (try? repository()?.head()?.id) ?? nil
+        var warnings: [VaultWarning] = []
         for name in names where !kept.contains(name) {
             defer { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
             guard let path = (try? String(contentsOfFile: folder + "/" + name + "/path", encoding: .utf8))?
@@ -332,14 +337,26 @@ extension VaultSession {
             guard zone.isJoined, (try? zone.checkPlace()) != nil, let repo = try? zone.open(),
                   let head = (try? repo.head()?.id) ?? nil, let files = try? repo.files(inCommit: head),
                   let vaultRepo = try? repository() else { continue }
+            let aside = vault.stateDirectory + "/unshared/" + VaultPath.fileName(path) + " " + ConflictName.stamp(secondsSince1970: Int(time(nil)))
+            var setAside = 0
             for (relative, file) in files where zone.share.admits(shareRelative: relative) && !file.isSymlink {
                 let inVault = zone.share.vaultPath(relative)
                 if let vaultHead, (try? vaultRepo.file(at: inVault, inCommit: vaultHead)) ?? nil != nil { continue }
                 let full = zone.workTree + "/" + relative
                 guard (try? Repository.blobID(ofFile: full)) == file.blob else { continue }
-                unlink(full)
+                let target = aside + "/" + relative
+                guard (try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                                 withIntermediateDirectories: true)) != nil,
+                      rename(full, target) == 0 else { continue }
+                setAside += 1
+            }
+            if setAside > 0 {
+                warnings.append(VaultWarning(path: path, message: "this share is no longer in the vault's list (unshared or left on another device); "
+                    + "\(setAside) of its files that the vault does not hold were set aside in "
+                    + "\(vault.relative(aside) ?? aside): move back what you want to keep (the vault's next commit takes it, for its remote)"))
             }
         }
+        return warnings
     }
 }
 

@@ -195,7 +195,7 @@ extension VaultSession {
                 // Files the vault's tree handed to a share were not deleted: not said as removed.
                 run.pull?.outcomes.removeAll { $0.kind == .removed && list.share(holding: $0.path) != nil }
                 run.shares += joinListed(list, base: joinBase ?? nil, options: options)
-                dropUnlisted(list)
+                run.warnings += dropUnlisted(list)
             }
             var changes = run.pull?.changes ?? VaultChangeSet()
             for share in run.shares { if let pulled = share.pull?.changes { changes = changes.followed(by: pulled) } }

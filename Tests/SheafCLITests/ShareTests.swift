@@ -371,6 +371,28 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: p.bob + "/Bob.md"))
     }
 
+    /// Regression: a note the second device added to a share after the owner unshared it (before
+    /// that device synced again) was pushed to the share, then deleted from disk by the same sync
+    /// as "a share file the vault does not hold": only the share's remote, which no one syncs any
+    /// more, still had it. It is set aside in `.sheaf/unshared/`, with a warning saying where.
+    @Test func aNoteAddedToAShareAfterItWasUnsharedElsewhereIsNeverDeleted() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.sync(1).status == 0)
+        #expect(CLI.run(["unshare", "Trips"], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        CLI.write("# Late\n\nwritten on r1 before it heard of the unshare\n", to: p.r[1] + "/Trips/Late idea.md")
+        let synced = p.r.sync(1)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains(".sheaf/unshared/Trips "), "\(synced.stderr)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: p.r[1] + "/.sheaf/unshared")
+        #expect(aside.count == 1)
+        let kept = p.r[1] + "/.sheaf/unshared/" + (aside.first ?? "") + "/Late idea.md"
+        #expect(CLI.read(kept).contains("written on r1"), "the note is kept")
+        #expect(!p.tree(p.r.bare).contains("Trips/Late idea.md"), "and not given to the vault's remote unasked")
+    }
+
     /// `kill -9` at random moments of a sync that walks three shares (the first one also joins
     /// them, the hand-over): the next sync finishes the work, and no edit is lost anywhere.
     @Test func killedMultiShareSyncsLoseNothing() throws {
