@@ -66,6 +66,16 @@ extension VaultSession {
         // The folder and format come from synced settings: an existing note is only handed back
         // (and opened in an editor) when the whole path passes the guard, symlinked folders included.
         if case .success = VaultPathGuard.check(path, in: vault.root), FileManager.default.fileExists(atPath: vault.absolute(path)) {
+            // The note itself may be a symlink: opened only when it leads to a file of the vault.
+            var info = stat()
+            guard let real = VaultWalker.realPath(vault.absolute(path)), let root = VaultWalker.realPath(vault.root),
+                  real.utf8.starts(with: (root + "/").utf8),
+                  VaultPathGuard.refusal(String(decoding: real.utf8.dropFirst(root.utf8.count + 1), as: UTF8.self)) == nil,
+                  stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw SheafError("the daily note is not a file of the vault", path: path,
+                                 cause: "a folder, or a symlink that leads outside the vault or into .git or .sheaf",
+                                 hint: "move it away, then run `sheaf daily` again")
+            }
             return DailyNoteReport(path: path, created: false)
         }
         let template = try settings.template.map { (name) throws(SheafError) in try templateText(name, title: last, date: day, time: now) }

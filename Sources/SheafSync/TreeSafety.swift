@@ -1,7 +1,8 @@
 // A remote's tree is untrusted: before any of it reaches `.git/index` or the work tree, every
 // entry passes the vault-path guard (no `..`, no `.git` or `.sheaf` in any spelling, names that
-// fit the file system, UTF-8), has a mode Sheaf knows, and, for a symlink, points somewhere
-// inside the vault and out of `.git`/`.sheaf`. What fails is refused: left out of the commit
+// fit the file system, UTF-8), has a mode Sheaf knows, lies beyond no symlink of the tree, and,
+// for a symlink, points somewhere inside the vault and out of `.git`/`.sheaf`, its target walked
+// as the kernel walks it and through no other symlink of the tree. What fails is refused: left out of the commit
 // Sheaf merges or moves to (a file the local commit holds at that path stays as it was),
 // reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
 // work tree.
@@ -18,6 +19,26 @@ public struct RefusedPath: Sendable, Equatable, Codable {
 
 struct TreeSafety {
     let repository: Repository
+
+    /// Which paths of one commit are symlinks, looked up once each.
+    final class Symlinks {
+        let repository: Repository
+        let commit: String
+        private var known: [[UInt8]: Bool] = [:]
+
+        init(_ repository: Repository, _ commit: String) {
+            self.repository = repository
+            self.commit = commit
+        }
+
+        func contains(_ path: [UInt8]) throws(GitError) -> Bool {
+            if let hit = known[path] { return hit }
+            guard let text = String(validating: path, as: UTF8.self) else { return false }
+            let found = try repository.file(at: text, inCommit: commit)?.isSymlink == true
+            known[path] = found
+            return found
+        }
+    }
 
     struct Verdict {
         var safe: [TreeEntry] = []
@@ -38,10 +59,28 @@ struct TreeSafety {
         guard let accepted else { return try checkAll(commit: commit) }
         var verdict = Verdict()
         var refusedPaths = Set<[UInt8]>()
-        for entry in try repository.changedEntries(from: accepted, to: commit) {
-            guard let reason = try refusal(entry) else { continue }
-            verdict.refused.append(RefusedPath(path: String(decoding: entry.path, as: UTF8.self), reason: reason))
-            refusedPaths.insert(entry.path)
+        let symlinks = Symlinks(repository, commit)
+        let changed = try repository.changedEntries(from: accepted, to: commit)
+        func refuse(_ path: [UInt8], _ reason: String) {
+            guard refusedPaths.insert(path).inserted else { return }
+            verdict.refused.append(RefusedPath(path: String(decoding: path, as: UTF8.self), reason: reason))
+        }
+        for entry in changed {
+            if let reason = try refusal(entry, symlinks) { refuse(entry.path, reason) }
+        }
+        // A new or changed symlink (a folder made a link, say) can change where an unchanged
+        // link's target leads: every other link of the commit is walked again, and the new link
+        // it now passes through is refused (the unchanged one was accepted before, on its own).
+        let changedLinks = Set(changed.filter(\.file.isSymlink).map(\.path))
+        if !changedLinks.isEmpty {
+            for entry in try repository.treeEntries(inCommit: commit) where entry.file.isSymlink && !changedLinks.contains(entry.path) {
+                guard let refusal = try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), symlinks) else { continue }
+                if let through = refusal.through, changedLinks.contains(through) {
+                    refuse(through, "a symlink that another link's target (\(String(decoding: entry.path, as: UTF8.self))) would pass through")
+                } else {
+                    refuse(entry.path, refusal.reason)
+                }
+            }
         }
         guard !refusedPaths.isEmpty else { return verdict }
         var kept = refusedPaths
@@ -58,8 +97,9 @@ struct TreeSafety {
     /// Every entry of the commit checked (a first pull into an empty branch).
     private func checkAll(commit: String) throws(GitError) -> Verdict {
         var verdict = Verdict()
+        let symlinks = Symlinks(repository, commit)
         for entry in try repository.treeEntries(inCommit: commit) {
-            if let reason = try refusal(entry) {
+            if let reason = try refusal(entry, symlinks) {
                 verdict.refused.append(RefusedPath(path: String(decoding: entry.path, as: UTF8.self), reason: reason))
                 continue
             }
@@ -68,19 +108,59 @@ struct TreeSafety {
         return verdict
     }
 
-    private func refusal(_ entry: TreeEntry) throws(GitError) -> String? {
+    private func refusal(_ entry: TreeEntry, _ symlinks: Symlinks) throws(GitError) -> String? {
         if let refusal = VaultPathGuard.refusal(bytes: entry.path) { return refusal.description }
         guard Self.knownModes.contains(entry.file.mode) else {
             return "an unknown file mode (\(String(entry.file.mode, radix: 8)))"
         }
-        guard entry.file.isSymlink, let path = entry.text else { return nil }
-        let target = try repository.blobBytes(entry.file.blob)
-        guard target.count <= VaultPathGuard.maxPathBytes, let text = String(validating: target, as: UTF8.self),
-              !text.hasBytePrefix("/"), !text.contains("\0"),
-              let resolved = VaultPath.normalize(VaultPath.join(VaultPath.folder(path), text)), !resolved.isEmpty,
-              VaultPathGuard.refusal(resolved) == nil else {
-            return "a symlink that leads outside the vault or into .git or .sheaf"
+        if let beyond = try symlinkAbove(entry.path, symlinks) {
+            return "a path beyond the symlink \(String(decoding: beyond, as: UTF8.self))"
         }
+        guard entry.file.isSymlink else { return nil }
+        return try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), symlinks)?.reason
+    }
+
+    /// The first folder above `path` that `commit` holds as a symlink: a file there would be
+    /// written wherever the link leads (git and libgit2 refuse to check such a path out too).
+    private func symlinkAbove(_ path: [UInt8], _ symlinks: Symlinks) throws(GitError) -> [UInt8]? {
+        var end = 0
+        while let slash = path[end...].firstIndex(of: UInt8(ascii: "/")) {
+            let folder = Array(path[..<slash])
+            if try symlinks.contains(folder) { return folder }
+            end = slash + 1
+        }
+        return nil
+    }
+
+    /// Why a symlink's target is refused, walked component by component (split at `/` bytes) as
+    /// the kernel walks it from the link's folder: it must stay inside the vault and out of
+    /// `.git`/`.sheaf`, and pass through no other symlink of the tree. Regression: the target was
+    /// joined and normalized as text, so `sub/d -> ..` and `evil.md -> sub/d/d/d/../../../etc/passwd`
+    /// each looked inside the vault, while the kernel, following `d` up at every step, ended at
+    /// /etc/passwd (a link pointing at another link as its last component is fine: that link is
+    /// checked itself).
+    /// `through`: the symlink the target would pass through, when that is why.
+    private func symlinkRefusal(at path: [UInt8], target: [UInt8], _ symlinks: Symlinks) throws(GitError) -> (reason: String, through: [UInt8]?)? {
+        let outside = (reason: "a symlink that leads outside the vault or into .git or .sheaf", through: [UInt8]?.none)
+        guard target.count <= VaultPathGuard.maxPathBytes, String(validating: target, as: UTF8.self) != nil,
+              target.first != UInt8(ascii: "/"), !target.contains(0) else { return outside }
+        var stack = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).dropLast().map(Array.init)
+        let parts = target.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
+        for (i, part) in parts.enumerated() {
+            if part == Array(".".utf8) { continue }
+            if part == Array("..".utf8) {
+                guard !stack.isEmpty else { return outside }
+                stack.removeLast()
+                continue
+            }
+            stack.append(part)
+            let sofar = Array(stack.joined(separator: [UInt8(ascii: "/")]))
+            if i < parts.count - 1, try symlinks.contains(sofar) {
+                return ("a symlink whose target passes through another symlink (\(String(decoding: sofar, as: UTF8.self)))", sofar)
+            }
+        }
+        let resolved = Array(stack.joined(separator: [UInt8(ascii: "/")]))
+        guard !resolved.isEmpty, VaultPathGuard.refusal(bytes: resolved) == nil else { return outside }
         return nil
     }
 }

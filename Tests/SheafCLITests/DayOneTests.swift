@@ -27,6 +27,22 @@ import TestSupport
         #expect(old.stdout == "Daily/2023-09-12.md\n")
         #expect(CLI.read(vault + "/Daily/2023-09-12.md") == "# An old day\n")
     }
+
+    /// Regression: a daily note that is a symlink leading out of the vault (one a hostile remote
+    /// could plant before symlink chains were refused) was handed to the editor, whose save
+    /// wrote to the file outside. It is refused, and the file outside is left alone.
+    @Test func dailyNeverOpensASymlinkThatLeadsOutOfTheVault() throws {
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let outside = temp.path + "/outside-secret.txt"
+        CLI.write("secret\n", to: outside)
+        try FileManager.default.createSymbolicLink(atPath: vault + "/2023-09-12.md", withDestinationPath: outside)
+        let opened = CLI.run(["daily", "2023-09-12", "--no-edit"], in: vault)
+        #expect(opened.status != 0 && opened.stderr.contains("not a file of the vault"), "\(opened.stdout) \(opened.stderr)")
+        #expect(CLI.read(outside) == "secret\n")
+        try FileManager.default.createSymbolicLink(atPath: vault + "/2023-09-13.md", withDestinationPath: "Inbox")
+        #expect(CLI.run(["daily", "2023-09-13", "--no-edit"], in: vault).status != 0, "a link to a folder is no note either")
+    }
 }
 
 /// Item 3: a note with a conflict file was invisible in `sheaf status` (text and `--json`), and

@@ -114,6 +114,44 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
         #expect(Replicas.git(["fsck", "--no-dangling"], in: r[1]).status == 0 || true)
     }
 
+    /// Regression: a symlink's target was joined and normalized as text, so each link of a chain
+    /// looked as if it stayed inside: `sub/sub2/d -> ..` and `evil.md -> sub/sub2/d/sub2/d/.../etc/passwd`
+    /// (the kernel follows `d` up at every step) put a link to /etc/passwd into the vault, which
+    /// `sheaf daily`, editors and grep then followed. The target is walked as the kernel walks
+    /// it: a link whose target passes through another link of the tree is refused, on a first
+    /// pull, on a later one, and when a folder an older link passes through becomes a link.
+    @Test func aChainOfSymlinksNeverPutsALinkToAFileOutsideTheVault() throws {
+        let r = Replicas(2)
+        let ups = String(repeating: "../", count: 40)
+        let chain = String(repeating: "sub2/d/", count: 6)
+        plantCommit(in: r.bare, [("sub/sub2/keep.md", "# Keep\n")],
+                    // 13 `..`: as text the 13 components before them, as the kernel walks it
+                    // far past the vault's root (each `sub2/d` goes back to `sub`).
+                    symlinks: [("sub/sub2/d", ".."), ("evil.md", "sub/" + chain + String(repeating: "../", count: 13) + "etc/passwd"),
+                               ("fine.md", "sub/sub2/keep.md"), ("via-link.md", "sub/sub2/d")])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/evil.md")) == nil, "the chain is refused")
+        #expect(pulled.stderr.contains("evil.md") && pulled.stderr.contains("passes through another symlink"), "\(pulled.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/fine.md")) == "sub/sub2/keep.md")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/via-link.md")) == "sub/sub2/d", "a link to a link")
+        // Later: a folder an accepted link passes through becomes a link that leads up.
+        plantCommit(in: r.bare, [("deep/a/b/note.md", "# Note\n")], symlinks: [("deep/to-up.md", "a/b/../../../" + "sub/sub2/keep.md")])
+        #expect(r.sync(1).status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/deep/to-up.md")) != nil)
+        plantCommit(in: r.bare, [], symlinks: [("deep/a", "../" + ups)], removing: ["deep/a/b/note.md"])
+        let later = r.sync(1)
+        #expect(later.status == 0, "\(later.stderr)")
+        let a = try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/deep/a")
+        #expect(a == nil, "the new link is refused (its own target leads out): \(a ?? "")")
+        // A link inside the vault on its own, which an older link's target would now pass through.
+        plantCommit(in: r.bare, [], symlinks: [("deep/a", "../sub/sub2/d")], removing: ["deep/a/b/note.md"])
+        let last = r.sync(1)
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/deep/a")) == nil, "\(last.stderr)")
+        #expect(last.stderr.contains("deep/a"), "\(last.stderr)")
+    }
+
     /// The path guard split paths into Characters, and a `/` followed by a combining mark is one
     /// with it: a tree entry `..` holding `\u{301}escape.md` was the path `../\u{301}escape.md`,
     /// which held no `..` for the guard, and the pull wrote it beside the vault.
