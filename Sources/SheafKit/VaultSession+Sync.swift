@@ -156,7 +156,17 @@ extension VaultSession {
             let remoteCommit = (try? fetched?.wait().get()) ?? nil
             let incoming = shareList(inCommit: remoteCommit, repo)
             if !listed.shares.isEmpty || !incoming.shares.isEmpty {
-                syncer.scope = SyncScope(keepOnDisk: { path in listed.share(holding: path) != nil || incoming.share(holding: path) != nil })
+                // Regression: the vault's remote could write into a share's folder, and the next
+                // sync committed and pushed that to the share's remote, as this device. A share
+                // the list holds before and after the pull is its own remote's to write; one the
+                // remote's list lets go of (unshared) comes back through the vault's tree.
+                syncer.scope = SyncScope(
+                    refusal: { path in
+                        guard let share = listed.share(holding: path), incoming.share(holding: path) != nil else { return nil }
+                        return "inside the share \(share.path), which only its own remote writes"
+                    },
+                    keepOnDisk: { path in listed.share(holding: path) != nil || incoming.share(holding: path) != nil },
+                    localCommitHoldsNoRefusedPath: true)
             }
             // Where this device last met the remote: what the files of a share it joins now were.
             let joinBase = try? remoteCommit.flatMap { (theirs) throws(GitError) in

@@ -219,18 +219,30 @@ public struct Syncer {
     /// checked again.
     private func sanitized(_ target: Target, branch: String, accepted: String?) throws(GitError) -> (commit: String, refused: [RefusedPath]) {
         var verdict = try TreeSafety(repository: repository).check(commit: target.commit, accepted: accepted)
-        if let refusal = scope?.refusal {
-            // Checked on the whole tree: a note share's tree is one file.
-            var entries = verdict.refused.isEmpty ? try repository.treeEntries(inCommit: target.commit) : verdict.safe
-            var outside = false
-            entries.removeAll { entry in
-                let path = String(decoding: entry.path, as: UTF8.self)
-                guard let reason = refusal(path) else { return false }
-                verdict.refused.append(RefusedPath(path: path, reason: reason))
-                outside = true
-                return true
+        if let scope, let refusal = scope.refusal {
+            // The entries that differ from the local commit when the scope's paths are never in
+            // it (the vault's tree holds no share's file), else the whole tree (a note share's
+            // is one file).
+            let refusedBefore = !verdict.refused.isEmpty
+            let candidates: [TreeEntry]
+            if refusedBefore {
+                candidates = verdict.safe
+            } else if scope.localCommitHoldsNoRefusedPath, let changed = verdict.changed {
+                candidates = changed
+            } else {
+                candidates = try repository.treeEntries(inCommit: target.commit)
             }
-            if outside { verdict.safe = entries }
+            var outside = Set<[UInt8]>()
+            for entry in candidates {
+                let path = String(decoding: entry.path, as: UTF8.self)
+                guard let reason = refusal(path) else { continue }
+                verdict.refused.append(RefusedPath(path: path, reason: reason))
+                outside.insert(entry.path)
+            }
+            if !outside.isEmpty {
+                let whole = refusedBefore ? verdict.safe : try repository.treeEntries(inCommit: target.commit)
+                verdict.safe = whole.filter { !outside.contains($0.path) }
+            }
         }
         guard !verdict.refused.isEmpty else { return (target.commit, []) }
         let built = try repository.tree(from: verdict.safe)

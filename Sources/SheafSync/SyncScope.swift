@@ -10,9 +10,15 @@ public struct SyncScope: Sendable {
     /// Whether the file at `path` stays on disk when the commit drops it (handed over).
     public let keepOnDisk: @Sendable (String) -> Bool
 
+    /// Whether the local commit never holds a path `refusal` refuses (the vault's commits leave
+    /// every share's files out): then only the entries a remote's commit changes are asked.
+    public let localCommitHoldsNoRefusedPath: Bool
+
     public init(refusal: (@Sendable (String) -> String?)? = nil,
-                keepOnDisk: @escaping @Sendable (String) -> Bool = { _ in false }) {
+                keepOnDisk: @escaping @Sendable (String) -> Bool = { _ in false },
+                localCommitHoldsNoRefusedPath: Bool = false) {
         self.refusal = refusal
         self.keepOnDisk = keepOnDisk
+        self.localCommitHoldsNoRefusedPath = localCommitHoldsNoRefusedPath
     }
 }

@@ -43,6 +43,8 @@ struct TreeSafety {
     struct Verdict {
         var safe: [TreeEntry] = []
         var refused: [RefusedPath] = []
+        /// The entries that differ from `accepted` (nil when the whole tree was checked).
+        var changed: [TreeEntry]?
     }
 
     static let knownModes: Set<UInt32> = [0o100644, 0o100755, 0o120000, 0o160000]
@@ -61,6 +63,7 @@ struct TreeSafety {
         var refusedPaths = Set<[UInt8]>()
         let symlinks = Symlinks(repository, commit)
         let changed = try repository.changedEntries(from: accepted, to: commit)
+        verdict.changed = changed
         func refuse(_ path: [UInt8], _ reason: String) {
             guard refusedPaths.insert(path).inserted else { return }
             verdict.refused.append(RefusedPath(path: String(decoding: path, as: UTF8.self), reason: reason))

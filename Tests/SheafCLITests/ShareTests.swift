@@ -505,6 +505,32 @@ import TestSupport
         #expect(history.contains("+the last idea before it went"), "\(history.suffix(600))")
     }
 
+    /// Regression: the vault's pull refused nothing under a listed share's folder, so whoever
+    /// controls the vault's remote wrote into the share (a new note, an edit), and the next sync
+    /// committed and pushed it to the share's remote as this device. The vault's remote may not
+    /// write where a share the list keeps lives; the share's own files and remote are untouched.
+    @Test func theVaultsRemoteCannotWriteIntoAShareAndHaveItPushedToTheSharesRemote() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        let before = p.files(p.r[0], under: "Trips")
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
+        TestFile.write("# Injected\n", to: attacker + "/Trips/Injected.md")
+        TestFile.write("# Trip ideas\n\nEDITED BY THE VAULT'S REMOTE\n", to: attacker + "/Trips/Trip ideas.md")
+        TestFile.write("# Fine\n", to: attacker + "/Elsewhere.md")
+        GitCLI.run(["add", "-A", "-f"], in: attacker)
+        GitCLI.run(["commit", "-qm", "into the share"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        let pulled = p.r.sync(0)
+        #expect(pulled.stderr.contains("Trips/Injected.md") && pulled.stderr.contains("only its own remote writes"), "\(pulled.stderr)")
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.file(0, "Elsewhere.md") == "# Fine\n", "the rest of the commit is taken")
+        #expect(p.files(p.r[0], under: "Trips") == before, "nothing of the share changed on disk")
+        #expect(!p.tree(p.shareRemote).contains("Injected.md"))
+        #expect(!GitCLI.output(["--git-dir=" + p.shareRemote, "show", "main:Trip ideas.md"], in: p.r.temp.path).contains("EDITED"))
+    }
+
     /// Regression: the list's remote was judged by Characters, so `evil.invalid:́x` (a colon with a
     /// combining mark after it) had no colon to the check, read as a path on this machine, and
     /// the device joined it by itself; libgit2 reads the bytes and goes to evil.invalid over ssh.
