@@ -39,21 +39,26 @@ public enum MarkdownHTML {
         return withHeadingIDs(String(cString: rendered), headings)
     }
 
-    /// The id of a heading whose text is `text`: lowercased letters and digits, every other run
-    /// of characters one `-`. The same for the heading and for a link's `#Heading`.
+    /// The id of a heading whose text is `text`: lowercased letters, digits and their combining
+    /// marks, every other run of code points one `-`. The same for the heading and for a link's
+    /// `#Heading`. Scalar by scalar (it goes into an attribute unescaped): a Character that
+    /// counts as a letter may hold a quote (U+0D4E, a prepended letter, glues itself to the `"`
+    /// after it), and the id closed the attribute and the tag early (regression).
     public static func slug(_ text: String) -> String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         var pendingDash = false
-        for ch in text.lowercased() {
-            if ch.isLetter || ch.isNumber {
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
                 if pendingDash && !out.isEmpty { out.append("-") }
                 pendingDash = false
-                out.append(ch)
-            } else {
+                out.append(scalar)
+            default:
                 pendingDash = true
             }
         }
-        return out.isEmpty ? "section" : out
+        return out.isEmpty ? "section" : String(out)
     }
 
     /// Makes every image whose destination is not this origin's a link to it, and returns the

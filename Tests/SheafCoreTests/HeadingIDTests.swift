@@ -15,6 +15,17 @@ import Testing
         #expect(!html.contains("<h1>") && !html.contains("<h2>"), "\(html)")
     }
 
+    /// Regression: the slug kept whole Characters that counted as letters, and U+0D4E (a letter
+    /// that prepends itself to the next character) glued to `"` or `>` made one: a synced heading
+    /// closed the id attribute and the tag, and started an element of its own.
+    @Test func aHeadingCannotCloseItsIdAttributeOrItsTag() {
+        let html = MarkdownHTML.render("# x\u{D4E}\"\u{D4E} data\u{D4E}-x\u{D4E}=\u{D4E}\"y\u{D4E}\"\u{D4E}>\u{D4E}<b\u{D4E}>bold\n")
+        let tag = html.unicodeScalars.prefix { $0 != ">" }
+        #expect(tag.filter { $0 == "\"" }.count == 2, "one attribute, quoted once: \(html)")
+        #expect(!html.contains("<b"), "\(html)")
+        #expect(MarkdownHTML.slug("Cafe\u{301} au lait") == "cafe\u{301}-au-lait", "combining marks stay in the word")
+    }
+
     @Test func aPageWithoutHeadingsIsAsCmarkWroteIt() {
         #expect(MarkdownHTML.render("just *text*\n") == "<p>just <em>text</em></p>\n")
     }
