@@ -389,12 +389,27 @@ extension VaultSession {
             let zone = zone(share)
             if zone.isJoined, let repo = try? zone.open(), let url = (try? repo.remoteURL("origin")) ?? nil { urls.append(url) }
         }
-        return Set(urls.compactMap(RemoteURL.host))
+        return Set(urls.compactMap(Self.trustKey))
     }
 
     func needsApproval(_ share: Share, trusted: Set<String>) -> Bool {
-        guard let host = RemoteURL.host(share.remote) else { return true }
-        return !trusted.contains(host)
+        guard let key = Self.trustKey(share.remote) else { return true }
+        return !trusted.contains(key)
+    }
+
+    /// What a remote is trusted as: its host (`RemoteURL.host`), or for a repository on this
+    /// machine the folder that holds it. Regression: every path was "this machine", so a vault
+    /// that syncs with /srv/git/notes.git joined by itself a listed share at any repository the
+    /// user can read (the vault's own `.git`, `/proc/self/cwd/.git`), to fetch from and push to;
+    /// now only its neighbours in /srv/git are trusted.
+    static func trustKey(_ url: String) -> String? {
+        guard let local = RemoteURL.localPath(url) else { return RemoteURL.host(url) }
+        guard !local.isEmpty else { return nil }
+        let absolute = local.hasBytePrefix("/") ? local : Vault.absolutePath(local, from: FileManager.default.currentDirectoryPath)
+        var trimmed = absolute
+        while trimmed.utf8.count > 1, trimmed.utf8.last == UInt8(ascii: "/") { trimmed.removeLast() }
+        guard let real = VaultWalker.realPath((trimmed as NSString).deletingLastPathComponent) else { return nil }
+        return "file:" + real
     }
 
     private func listedShare(_ target: String, in list: ShareList) throws(SheafError) -> Share {

@@ -531,6 +531,27 @@ import TestSupport
         #expect(!GitCLI.output(["--git-dir=" + p.shareRemote, "show", "main:Trip ideas.md"], in: p.r.temp.path).contains("EDITED"))
     }
 
+    /// Regression: with a vault that syncs with a path, every path was "this machine", so a
+    /// listed share at any repository the user can read (here the device's own vault `.git`)
+    /// was joined by itself, fetched into the vault and pushed to. A repository beside the
+    /// vault's remote is trusted; one elsewhere waits for `sheaf join`.
+    @Test func aListedShareAtARepositoryElsewhereOnThisMachineWaitsForJoin() throws {
+        let p = People()
+        #expect(p.r.sync(0).status == 0)
+        #expect(p.r.sync(1).status == 0)
+        let attacker = p.r.temp.path + "/attacker"
+        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
+        TestFile.write(#"{"path":"Mirror","remote":"\#(p.r[1])/.git"}"# + "\n", to: attacker + "/.sheaf-shares")
+        GitCLI.run(["add", "-A"], in: attacker)
+        GitCLI.run(["commit", "-qm", "list a share"], in: attacker)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+        let synced = p.r.sync(1)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("sheaf join"), "\(synced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: p.r[1] + "/Mirror/Trips"), "nothing fetched")
+        #expect(CLI.run(["shares", "--json"], in: p.r[1]).stdout.contains("\"needs-approval\""))
+    }
+
     /// Regression: the list's remote was judged by Characters, so `evil.invalid:́x` (a colon with a
     /// combining mark after it) had no colon to the check, read as a path on this machine, and
     /// the device joined it by itself; libgit2 reads the bytes and goes to evil.invalid over ssh.
