@@ -31,6 +31,22 @@ import TestSupport
         func files(_ root: String, under folder: String) -> [String: Data] {
             CLI.snapshot(root).filter { $0.key.hasPrefix(folder + "/") }
         }
+
+        /// Both devices synced, then someone who can push to the vault's remote makes its share
+        /// list `line` alone; r1 syncs (exit 0 expected) and its result is returned.
+        func listedByTheVaultsRemote(_ line: String) -> RunResult {
+            #expect(r.sync(0).status == 0)
+            #expect(r.sync(1).status == 0)
+            let attacker = r.temp.path + "/attacker"
+            GitCLI.run(["clone", "-q", r.bare, attacker], in: r.temp.path)
+            TestFile.write(line + "\n", to: attacker + "/.sheaf-shares")
+            GitCLI.run(["add", "-A"], in: attacker)
+            GitCLI.run(["commit", "-qm", "list a share"], in: attacker)
+            #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
+            let synced = r.sync(1)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            return synced
+        }
     }
 
     @Test func sharingAFolderGivesItsOwnRemoteTheFilesAndTheVaultRemoteNoneOfThem() throws {
@@ -537,16 +553,7 @@ import TestSupport
     /// vault's remote is trusted; one elsewhere waits for `sheaf join`.
     @Test func aListedShareAtARepositoryElsewhereOnThisMachineWaitsForJoin() throws {
         let p = People()
-        #expect(p.r.sync(0).status == 0)
-        #expect(p.r.sync(1).status == 0)
-        let attacker = p.r.temp.path + "/attacker"
-        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
-        TestFile.write(#"{"path":"Mirror","remote":"\#(p.r[1])/.git"}"# + "\n", to: attacker + "/.sheaf-shares")
-        GitCLI.run(["add", "-A"], in: attacker)
-        GitCLI.run(["commit", "-qm", "list a share"], in: attacker)
-        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
-        let synced = p.r.sync(1)
-        #expect(synced.status == 0, "\(synced.stderr)")
+        let synced = p.listedByTheVaultsRemote(#"{"path":"Mirror","remote":"\#(p.r[1])/.git"}"#)
         #expect(synced.stderr.contains("sheaf join"), "\(synced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: p.r[1] + "/Mirror/Trips"), "nothing fetched")
         #expect(CLI.run(["shares", "--json"], in: p.r[1]).stdout.contains("\"needs-approval\""))
@@ -558,16 +565,7 @@ import TestSupport
     /// Every URL is now read by bytes, as libgit2 reads it (`RemoteURL.parts`).
     @Test func aListedShareWhoseColonCarriesACombiningMarkIsNotTakenForAPathOnThisMachine() throws {
         let p = People()
-        #expect(p.r.sync(0).status == 0)
-        #expect(p.r.sync(1).status == 0)
-        let attacker = p.r.temp.path + "/attacker"
-        GitCLI.run(["clone", "-q", p.r.bare, attacker], in: p.r.temp.path)
-        TestFile.write(#"{"path":"Loot","remote":"evil.invalid:\#u{301}x/share.git"}"# + "\n", to: attacker + "/.sheaf-shares")
-        GitCLI.run(["add", "-A"], in: attacker)
-        GitCLI.run(["commit", "-qm", "list a share"], in: attacker)
-        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: attacker).status == 0)
-        let synced = p.r.sync(1)
-        #expect(synced.status == 0, "\(synced.stderr)")
+        let synced = p.listedByTheVaultsRemote(#"{"path":"Loot","remote":"evil.invalid:\#u{301}x/share.git"}"#)
         #expect(synced.stderr.contains("sheaf join"), "asked to join, not joined: \(synced.stderr)")
         let listed = CLI.run(["shares", "--json"], in: p.r[1])
         #expect(listed.stdout.contains("\"needs-approval\""), "\(listed.stdout)")
