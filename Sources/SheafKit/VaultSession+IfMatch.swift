@@ -101,20 +101,27 @@ extension VaultSession {
             }
         }
         let first = try redo(now)
-        var reconciled = false
-        if let first, first != now {
-            reconciled = try writer.replace(safe, base: state, with: first, redo: redo) == .reconciled
-        }
-        // The overlapping lines of the note's side are only in memory until this file exists:
-        // written before anything else can fail.
+        // The overlapping lines of the note's side are only in memory until a conflict file
+        // holds them: it is written before the note is swapped (a kill between the two lost
+        // them), and again if the swap merged once more, on an editor's newer save, and
+        // overlapped differently.
         var conflictPath: String? = nil
-        if let merge = last.merge, let remote = merge.remote {
+        var kept: [UInt8]? = nil
+        func keepOverlap() throws(SheafError) {
+            guard let merge = last.merge, let remote = merge.remote, remote != kept else { return }
             let content = ConflictFile.content(remote: remote, notePath: path, isNote: isNote)
             let fm = FileManager.default
             let chosen = ConflictFile.path(for: path, time: Date(), device: device) { fm.fileExists(atPath: vault.absolute($0)) }
             try writer.create(try safePath(chosen), content)
             conflictPath = chosen
+            kept = remote
         }
+        try keepOverlap()
+        var reconciled = false
+        if let first, first != now {
+            reconciled = try writer.replace(safe, base: state, with: first, redo: redo) == .reconciled
+        }
+        try keepOverlap()
         try writer.finish()
         invalidate()
         let changed = base != now || reconciled

@@ -73,6 +73,29 @@ import Testing
         #expect(CLI.read(vault + "/" + conflict).contains("rent: 550\n"))
     }
 
+    /// Regression: the note was swapped for the write before the conflict file holding the
+    /// note's own overlapping lines was created, so a kill between the two lost those lines.
+    /// The conflict file is on disk before the note's swap now (seen with strace).
+    @Test func theConflictFileOfAnOverlappingWriteExistsBeforeTheNoteIsSwapped() throws {
+        let strace = "/usr/bin/strace"
+        guard FileManager.default.isExecutableFile(atPath: strace) else { return }  // scripts/setup installs it
+        let temp = TempDir()
+        let vault = CLI.sampleVault(temp)
+        let path = vault + "/" + Self.note
+        CLI.write("# Budget\n\nrent: 500\nfood: 200\n", to: path)
+        let blob = Self.blob(vault)
+        CLI.write("# Budget\n\nrent: 550\nfood: 200\n", to: path)
+        let trace = temp.path + "/write.trace"
+        let r = runProcess(strace, ["-f", "-e", "trace=openat,link,linkat,rename,renameat,renameat2", "-o", trace,
+                                    CLI.binary, "write", Self.note, "--if-match", blob], in: vault, stdin: "# Budget\n\nrent: 480\nfood: 200\n")
+        #expect(r.status == 1, "\(r.stderr)")
+        let lines = CLI.read(trace).split(separator: "\n")
+        let conflictMade = lines.firstIndex { $0.contains("Budget.conflict-") && !$0.contains("ENOENT") }
+        let noteSwapped = lines.firstIndex { $0.contains("renameat2(") && $0.contains("Budget.md") && !$0.contains("conflict") }
+        #expect(conflictMade != nil && noteSwapped != nil, "\(lines.suffix(30).joined(separator: "\n"))")
+        if let conflictMade, let noteSwapped { #expect(conflictMade < noteSwapped, "\(lines[conflictMade]) / \(lines[noteSwapped])") }
+    }
+
     @Test func aStaleAppendIsAddedToTheVersionItWasMadeFor() {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
