@@ -56,13 +56,21 @@ import Testing
         #expect(CLI.snapshot(vault).keys.filter { $0.contains(".conflict-") }.isEmpty)
     }
 
-    @Test func anOverlappingStaleWriteKeepsTheNoteVersionInAConflictFile() {
+    /// A vault whose note was read (`blob`, rent 500) and then saved by someone else (rent 550).
+    static func staleVersion() -> (TempDir, String, String) {
         let temp = TempDir()
         let vault = CLI.sampleVault(temp)
         let path = vault + "/" + Self.note
         CLI.write("# Budget\n\nrent: 500\nfood: 200\n", to: path)
         let blob = Self.blob(vault)
         CLI.write("# Budget\n\nrent: 550\nfood: 200\n", to: path)
+        return (temp, vault, blob)
+    }
+
+    @Test func anOverlappingStaleWriteKeepsTheNoteVersionInAConflictFile() {
+        let (temp, vault, blob) = Self.staleVersion()
+        defer { withExtendedLifetime(temp) {} }
+        let path = vault + "/" + Self.note
         let r = CLI.run(["write", Self.note, "--if-match", blob, "--json"], in: vault,
                         stdin: "# Budget\n\nrent: 480\nfood: 200\n")
         #expect(r.status == 1)
@@ -79,12 +87,7 @@ import Testing
     @Test func theConflictFileOfAnOverlappingWriteExistsBeforeTheNoteIsSwapped() throws {
         let strace = "/usr/bin/strace"
         guard FileManager.default.isExecutableFile(atPath: strace) else { return }  // scripts/setup installs it
-        let temp = TempDir()
-        let vault = CLI.sampleVault(temp)
-        let path = vault + "/" + Self.note
-        CLI.write("# Budget\n\nrent: 500\nfood: 200\n", to: path)
-        let blob = Self.blob(vault)
-        CLI.write("# Budget\n\nrent: 550\nfood: 200\n", to: path)
+        let (temp, vault, blob) = Self.staleVersion()
         let trace = temp.path + "/write.trace"
         let r = runProcess(strace, ["-f", "-e", "trace=openat,link,linkat,rename,renameat,renameat2", "-o", trace,
                                     CLI.binary, "write", Self.note, "--if-match", blob], in: vault, stdin: "# Budget\n\nrent: 480\nfood: 200\n")
