@@ -24,7 +24,8 @@ def make_vault(name: str) -> pathlib.Path:
     folder = pathlib.Path(tempfile.mkdtemp(prefix=f"sheaf-lsp-{name}-")) / "vault"
     shutil.copytree(ROOT / "samples", folder, symlinks=True)
     # Hostile notes: a title with an escape sequence, a bell and shell syntax; bytes that are not UTF-8.
-    (folder / "Inbox" / "Hostile.md").write_bytes(b"# Evil \x1b]2;pwned\x07 $(touch pwned) `id`\n\nbody\n")
+    # A right-to-left override too: it would reorder the rest of a menu line (regression).
+    (folder / "Inbox" / "Hostile.md").write_bytes("# Evil \x1b]2;pwned\x07 $(touch pwned) `id`\u202edm.txe\n\nbody\n".encode())
     (folder / "Inbox" / "Bad bytes.md").write_bytes(b"# Bad \xff\xfe bytes\n[[Nowhere]]\n")
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")

@@ -164,7 +164,7 @@ async def test_hostile_text_neither_crashes_the_server_nor_reaches_replies_raw(c
     doc = open_note(client, VAULT, "Hostile probe.md", "[[evil")
     items = await complete(client, doc, 0, len("[[evil"))
     evil = next(i for i in items if i.detail == "Inbox/Hostile.md")
-    assert not any(ord(c) < 0x20 for c in evil.label + evil.text_edit.new_text), evil.label
+    assert not any(ord(c) < 0x20 or 0x202A <= ord(c) <= 0x202E for c in evil.label + evil.text_edit.new_text), evil.label
     assert "$(touch pwned)" in evil.label
     # A note whose bytes are not UTF-8 is offered, followed and checked as every command reads it.
     doc = open_note(client, VAULT, "Bad probe.md", "[[Bad bytes]] [[bad by")
