@@ -1,8 +1,9 @@
 // A remote's tree is untrusted: before any of it reaches `.git/index` or the work tree, every
 // entry passes the vault-path guard (no `..`, no `.git` or `.sheaf` in any spelling, names that
-// fit the file system, UTF-8), has a mode Sheaf knows, lies beyond no symlink of the tree, and,
-// for a symlink, points somewhere inside the vault and out of `.git`/`.sheaf`, its target walked
-// as the kernel walks it and through no other symlink of the tree. What fails is refused: left out of the commit
+// fit the file system, UTF-8), has a mode Sheaf knows, and, for a symlink, points somewhere
+// inside the vault and out of `.git`/`.sheaf`, its target walked as the kernel walks it and
+// through no other symlink of the tree. (No entry of a tree lies beyond one of its symlinks: a
+// folder is a tree there, never a link; one on disk is the work-tree writer's to refuse.) What fails is refused: left out of the commit
 // Sheaf merges or moves to (a file the local commit holds at that path stays as it was),
 // reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
 // work tree.
@@ -116,23 +117,8 @@ struct TreeSafety {
         guard Self.knownModes.contains(entry.file.mode) else {
             return "an unknown file mode (\(String(entry.file.mode, radix: 8)))"
         }
-        if let beyond = try symlinkAbove(entry.path, symlinks) {
-            return "a path beyond the symlink \(String(decoding: beyond, as: UTF8.self))"
-        }
         guard entry.file.isSymlink else { return nil }
         return try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), symlinks)?.reason
-    }
-
-    /// The first folder above `path` that `commit` holds as a symlink: a file there would be
-    /// written wherever the link leads (git and libgit2 refuse to check such a path out too).
-    private func symlinkAbove(_ path: [UInt8], _ symlinks: Symlinks) throws(GitError) -> [UInt8]? {
-        var end = 0
-        while let slash = path[end...].firstIndex(of: UInt8(ascii: "/")) {
-            let folder = Array(path[..<slash])
-            if try symlinks.contains(folder) { return folder }
-            end = slash + 1
-        }
-        return nil
     }
 
     /// Why a symlink's target is refused, walked component by component (split at `/` bytes) as
