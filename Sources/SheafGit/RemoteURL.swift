@@ -43,7 +43,7 @@ public enum RemoteURL {
 
     /// A URL split into the URL without user-info, and the user name and password it held
     /// (percent-decoded). ssh URLs keep their user name, which selects the account. A URL
-    /// `parts` cannot read comes back as it is, with neither.
+    /// `parts` cannot read comes back as it is, with neither (`sheaf remote add` refuses it).
     public static func withoutUserInfo(_ url: String) -> (url: String, user: String?, password: String?) {
         guard localPath(url) == nil, let parts = parts(url) else { return (url, nil, nil) }
         let user = parts.user.flatMap { $0.isEmpty ? nil : ($0.removingPercentEncoding ?? $0) }
@@ -126,8 +126,11 @@ public enum RemoteURL {
             guard localPath(url) == nil else { return nil }
             scheme = nil
             // scp-like: the host part ends at the first colon outside an IPv6 address's brackets.
+            // A colon before the `@` is refused: libgit2 ends the host there (`evil:x@github.com:r`
+            // is evil's), where a reader of the `@` would see github.com.
             let head = 0..<(bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count)
             let at = bytes[head].firstIndex(of: UInt8(ascii: "@"))
+            if let at, bytes[head.lowerBound..<at].contains(UInt8(ascii: ":")) { return nil }
             let hostStart = at.map { $0 + 1 } ?? 0
             var colonFrom = hostStart
             if hostStart < head.upperBound, bytes[hostStart] == UInt8(ascii: "[") {

@@ -34,8 +34,9 @@ import Testing
         #expect(ssh.url == "ssh://git@host/notes.git" && ssh.password == "pw")
         #expect(RemoteURL.withoutUserInfo("/srv/notes.git").url == "/srv/notes.git")
         #expect(RemoteURL.withoutUserInfo("git@host:notes.git").url == "git@host:notes.git")
+        // libgit2 reads `git:pw@host:x` as the host `git`: no password is split off a URL read two ways.
         let scp = RemoteURL.withoutUserInfo("git:pw@host:notes.git")
-        #expect(scp.url == "git@host:notes.git" && scp.password == "pw")
+        #expect(scp.url == "git:pw@host:notes.git" && scp.password == nil)
     }
 
     @Test(arguments: [
@@ -43,7 +44,6 @@ import Testing
         ("https://host:8443/notes.git", "host:8443"),
         ("ssh://git@github.com/me/notes.git", "github.com"),
         ("git@github.com:me/notes.git", "github.com"),
-        ("git:pw@Host:notes.git", "host"),
         ("git://127.0.0.1:9418/notes.git", "127.0.0.1:9418"),
         ("[::1]:notes.git", "[::1]"),
         ("https://[::1]:8443/x", "[::1]:8443"),
@@ -61,6 +61,8 @@ import Testing
     static let twoWayURLs: [(String, String?)] = [
         ("http://127.0.0.2/\u{301}@localhost/share.git", "127.0.0.2"),
         ("git@127.0.0.3:x@localhost:y", "127.0.0.3"),
+        ("evil.example:x@localhost:repo", nil),
+        ("git:pw@localhost:notes.git", nil),
         ("evil.invalid:\u{301}x/share.git", "evil.invalid"),
         ("https://a@b@localhost/x", nil),
         ("https://localhost\u{301}/x", nil),
