@@ -313,8 +313,8 @@ extension VaultSession {
 
     /// Shares this device syncs that the list no longer holds (unshared or left on another
     /// device): their repositories go. A file of one that the vault's repository does not hold
-    /// and that is as the share's last commit has it is set aside, out of the vault's tree, in
-    /// `.sheaf/unshared/FOLDER STAMP/` (a line a hostile vault remote removed must not hand a
+    /// and that is as the share's last commit has it is set aside, out of the vault's tree, at
+    /// its path under `.sheaf/unshared/STAMP/` (a line a hostile vault remote removed must not hand a
     /// share's files to the vault's repository); an edited one stays, as the vault's. Set aside,
     /// not deleted: a note this device added to the share after the unsharing device last
     /// fetched it is in the share's last commit and in no commit of the vault (regression: it
@@ -337,17 +337,20 @@ extension VaultSession {
             guard zone.isJoined, (try? zone.checkPlace()) != nil, let repo = try? zone.open(),
                   let head = (try? repo.head()?.id) ?? nil, let files = try? repo.files(inCommit: head),
                   let vaultRepo = try? repository() else { continue }
-            let aside = vault.stateDirectory + "/unshared/" + VaultPath.fileName(path) + " " + ConflictName.stamp(secondsSince1970: Int(time(nil)))
+            let aside = vault.stateDirectory + "/unshared/" + ConflictName.stamp(secondsSince1970: Int(time(nil)))
             var setAside = 0
             for (relative, file) in files where zone.share.admits(shareRelative: relative) && !file.isSymlink {
                 let inVault = zone.share.vaultPath(relative)
                 if let vaultHead, (try? vaultRepo.file(at: inVault, inCommit: vaultHead)) ?? nil != nil { continue }
                 let full = zone.workTree + "/" + relative
                 guard (try? Repository.blobID(ofFile: full)) == file.blob else { continue }
-                let target = aside + "/" + relative
+                // At its vault path under the stamp (two shares' files never meet), never over a
+                // file there (link fails on one): a file that cannot be set aside stays, as the vault's.
+                let target = aside + "/" + inVault
                 guard (try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                                  withIntermediateDirectories: true)) != nil,
-                      rename(full, target) == 0 else { continue }
+                      link(full, target) == 0 else { continue }
+                unlink(full)
                 setAside += 1
             }
             if setAside > 0 {

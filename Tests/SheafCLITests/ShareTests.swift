@@ -401,12 +401,32 @@ import TestSupport
         CLI.write("# Late\n\nwritten on r1 before it heard of the unshare\n", to: p.r[1] + "/Trips/Late idea.md")
         let synced = p.r.sync(1)
         #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(synced.stderr.contains(".sheaf/unshared/Trips "), "\(synced.stderr)")
+        #expect(synced.stderr.contains(".sheaf/unshared/"), "\(synced.stderr)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: p.r[1] + "/.sheaf/unshared")
         #expect(aside.count == 1)
-        let kept = p.r[1] + "/.sheaf/unshared/" + (aside.first ?? "") + "/Late idea.md"
+        let kept = p.r[1] + "/.sheaf/unshared/" + (aside.first ?? "") + "/Trips/Late idea.md"
         #expect(CLI.read(kept).contains("written on r1"), "the note is kept")
         #expect(!p.tree(p.r.bare).contains("Trips/Late idea.md"), "and not given to the vault's remote unasked")
+    }
+
+    /// Regression: the files of dropped shares were set aside in a folder named after the
+    /// share's last name and the second, seconds-stamped, so two shares both named Plan.md
+    /// dropped in one sync met there, and rename(2) put one over the other.
+    @Test func twoDroppedSharesOfOneNameAreBothSetAside() throws {
+        let p = People()
+        for folder in ["Work", "Home"] {
+            CLI.write("# Plan\n\nthe \(folder) plan\n", to: p.r[0] + "/\(folder)/Plan.md")
+            let bare = p.r.temp.path + "/\(folder).git"
+            runProcess("/usr/bin/git", ["init", "-q", "--bare", "-b", "main", bare], in: p.r.temp.path)
+            #expect(CLI.run(["share", "\(folder)/Plan.md", "--remote", bare], in: p.r[0]).status == 0)
+        }
+        let removed = p.listedByTheVaultsRemote("# no shares")
+        #expect(removed.stderr.contains(".sheaf/unshared/"), "\(removed.stderr)")
+        let stamps = try FileManager.default.contentsOfDirectory(atPath: p.r[1] + "/.sheaf/unshared")
+        for folder in ["Work", "Home"] {
+            let kept = stamps.map { p.r[1] + "/.sheaf/unshared/\($0)/\(folder)/Plan.md" }.first { FileManager.default.fileExists(atPath: $0) }
+            #expect(kept.map(CLI.read)?.contains("the \(folder) plan") == true, "\(folder)/Plan.md is kept")
+        }
     }
 
     /// `kill -9` at random moments of a sync that walks three shares (the first one also joins
