@@ -7,6 +7,9 @@
 // Sheaf merges or moves to (a file the local commit holds at that path stays as it was),
 // reported, never written. Gitlinks (submodules) are kept in the tree but never written into the
 // work tree.
+#if canImport(Glibc)
+import Glibc
+#endif
 import SheafCore
 import SheafFiles
 import SheafGit
@@ -32,12 +35,22 @@ struct TreeSafety {
             self.commit = commit
         }
 
+        /// A symlink of the commit's tree or of the disk (one another repository of the same
+        /// work tree wrote, a share's in the vault's folder, or the user's own).
         func contains(_ path: [UInt8]) throws(GitError) -> Bool {
             if let hit = known[path] { return hit }
             guard let text = String(validating: path, as: UTF8.self) else { return false }
-            let found = try repository.file(at: text, inCommit: commit)?.isSymlink == true
+            let found = try repository.file(at: text, inCommit: commit)?.isSymlink == true || onDisk(path)
             known[path] = found
             return found
+        }
+
+        /// Whether the work tree holds a symlink at `path` (regression: a vault link passing
+        /// through a link a share's remote had written was taken as passing through a folder).
+        func onDisk(_ path: [UInt8]) -> Bool {
+            guard let root = repository.workTree else { return false }
+            var info = stat()
+            return lstat(root + "/" + String(decoding: path, as: UTF8.self), &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
         }
     }
 
@@ -61,40 +74,70 @@ struct TreeSafety {
     func check(commit: String, accepted: String? = nil) throws(GitError) -> Verdict {
         guard let accepted else { return try checkAll(commit: commit) }
         var verdict = Verdict()
-        var refusedPaths = Set<[UInt8]>()
+        /// Refused, with `accepted`'s entry kept at the path; dropped: refused, nothing kept.
+        var refusedPaths = Set<[UInt8]>(), droppedPaths = Set<[UInt8]>()
         let symlinks = Symlinks(repository, commit)
         let changed = try repository.changedEntries(from: accepted, to: commit)
         verdict.changed = changed
-        func refuse(_ path: [UInt8], _ reason: String) {
-            guard refusedPaths.insert(path).inserted else { return }
+        /// Whether anything changed: a path refused, or a refused one's kept entry dropped too.
+        @discardableResult
+        func refuse(_ path: [UInt8], _ reason: String, keeping: Bool = true) -> Bool {
+            guard !droppedPaths.contains(path) else { return false }
+            if refusedPaths.contains(path) {
+                guard !keeping else { return false }
+                refusedPaths.remove(path)  // the entry kept there leads out now: nothing is kept
+                droppedPaths.insert(path)
+                return true
+            }
+            if keeping { refusedPaths.insert(path) } else { droppedPaths.insert(path) }
             verdict.refused.append(RefusedPath(path: String(decoding: path, as: UTF8.self), reason: reason))
+            return true
         }
         for entry in changed {
             if let reason = try refusal(entry, symlinks) { refuse(entry.path, reason) }
         }
-        // A new or changed symlink (a folder made a link, say) can change where an unchanged
-        // link's target leads: every other link of the commit is walked again, and the new link
-        // it now passes through is refused (the unchanged one was accepted before, on its own).
-        let changedLinks = Set(changed.filter(\.file.isSymlink).map(\.path))
-        if !changedLinks.isEmpty {
-            for entry in try repository.treeEntries(inCommit: commit) where entry.file.isSymlink && !changedLinks.contains(entry.path) {
-                guard let refusal = try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), symlinks) else { continue }
-                if let through = refusal.through, changedLinks.contains(through) {
-                    refuse(through, "a symlink that another link's target (\(String(decoding: entry.path, as: UTF8.self))) would pass through")
-                } else {
-                    refuse(entry.path, refusal.reason)
+        var renamedFrom: [[UInt8]: [UInt8]]?
+        /// The tree the pull moves to: the commit without what is refused, `accepted`'s entry at
+        /// a refused path (and at the old path of a file the commit moved onto one).
+        func finalTree() throws(GitError) -> [TreeEntry] {
+            guard !refusedPaths.isEmpty || !droppedPaths.isEmpty else { return try repository.treeEntries(inCommit: commit) }
+            if renamedFrom == nil {
+                renamedFrom = [:]
+                for change in try repository.changes(from: accepted, to: commit) where change.kind == .renamed {
+                    renamedFrom?[Array(change.path.utf8)] = Array(change.oldPath.utf8)  // as the diff spells them
                 }
             }
+            var kept = refusedPaths
+            for path in refusedPaths { if let old = renamedFrom?[path] { kept.insert(old) } }
+            kept.subtract(droppedPaths)
+            return try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) && !droppedPaths.contains($0.path) }
+                + repository.treeEntries(inCommit: accepted).filter { kept.contains($0.path) }
         }
-        guard !refusedPaths.isEmpty else { return verdict }
-        var kept = refusedPaths
-        let refusedTexts = Set(verdict.refused.map { Array($0.path.utf8) })  // as the diff spells them
-        for change in try repository.changes(from: accepted, to: commit)
-        where change.kind == .renamed && refusedTexts.contains(Array(change.path.utf8)) {
-            kept.insert(Array(change.oldPath.utf8))
+        // A new or changed symlink (a folder made a link, say) can change where another link
+        // leads: an unchanged one, or the old one kept at a refused path. Every link of the tree
+        // the pull moves to is walked again against that tree's links; the new link it passes
+        // through is refused, else the link itself (regression: the kept old link was never
+        // walked again, and a new `a/b/up -> ..` made it lead out).
+        let changedLinks = Set(changed.filter(\.file.isSymlink).map(\.path))
+        if !changedLinks.isEmpty {
+            for _ in 0..<16 {
+                let tree = try finalTree()
+                let links = Set(tree.filter(\.file.isSymlink).map(\.path))
+                let isLink: ([UInt8]) -> Bool = { links.contains($0) || symlinks.onDisk($0) }
+                var refusedMore = false
+                for entry in tree where entry.file.isSymlink {
+                    guard let refusal = try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), isLink) else { continue }
+                    if let through = refusal.through, changedLinks.contains(through), !refusedPaths.contains(through), !droppedPaths.contains(through) {
+                        refusedMore = refuse(through, "a symlink that another link's target (\(String(decoding: entry.path, as: UTF8.self))) would pass through") || refusedMore
+                    } else {
+                        refusedMore = refuse(entry.path, refusal.reason, keeping: false) || refusedMore
+                    }
+                }
+                if !refusedMore { break }
+            }
         }
-        verdict.safe = try repository.treeEntries(inCommit: commit).filter { !refusedPaths.contains($0.path) }
-            + repository.treeEntries(inCommit: accepted).filter { kept.contains($0.path) }
+        guard !refusedPaths.isEmpty || !droppedPaths.isEmpty else { return verdict }
+        verdict.safe = try finalTree()
         return verdict
     }
 
@@ -118,7 +161,7 @@ struct TreeSafety {
             return "an unknown file mode (\(String(entry.file.mode, radix: 8)))"
         }
         guard entry.file.isSymlink else { return nil }
-        return try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), symlinks)?.reason
+        return try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob)) { (path) throws(GitError) in try symlinks.contains(path) }?.reason
     }
 
     /// Why a symlink's target is refused, walked component by component (split at `/` bytes) as
@@ -129,7 +172,8 @@ struct TreeSafety {
     /// /etc/passwd (a link pointing at another link as its last component is fine: that link is
     /// checked itself).
     /// `through`: the symlink the target would pass through, when that is why.
-    private func symlinkRefusal(at path: [UInt8], target: [UInt8], _ symlinks: Symlinks) throws(GitError) -> (reason: String, through: [UInt8]?)? {
+    private func symlinkRefusal(at path: [UInt8], target: [UInt8],
+                                _ isLink: ([UInt8]) throws(GitError) -> Bool) throws(GitError) -> (reason: String, through: [UInt8]?)? {
         let outside = (reason: "a symlink that leads outside the vault or into .git or .sheaf", through: [UInt8]?.none)
         guard target.count <= VaultPathGuard.maxPathBytes, String(validating: target, as: UTF8.self) != nil,
               target.first != UInt8(ascii: "/"), !target.contains(0) else { return outside }
@@ -144,7 +188,7 @@ struct TreeSafety {
             }
             stack.append(part)
             let sofar = Array(stack.joined(separator: [UInt8(ascii: "/")]))
-            if i < parts.count - 1, try symlinks.contains(sofar) {
+            if i < parts.count - 1, try isLink(sofar) {
                 return ("a symlink whose target passes through another symlink (\(String(decoding: sofar, as: UTF8.self)))", sofar)
             }
         }

@@ -152,6 +152,24 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
         #expect(last.stderr.contains("deep/a"), "\(last.stderr)")
     }
 
+    /// Regression: a link the new commit changed and Sheaf refused kept its old target, which
+    /// was never walked again against the commit's new links: `l.md -> a/b/up/../../secret.txt`
+    /// accepted, then `l.md -> /etc/passwd` (refused) with a new `a/b/up -> ..` made the kept
+    /// link lead out of the vault. The tree the pull moves to is walked, kept links included.
+    @Test func aRefusedLinksKeptOldTargetIsWalkedAgainstTheNewLinks() throws {
+        let r = Replicas(2)
+        plantCommit(in: r.bare, [("a/b/keep.md", "# Keep\n")], symlinks: [("l.md", "a/b/up/../../secret.txt")])
+        #expect(r.sync(1).status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/l.md")) == "a/b/up/../../secret.txt")
+        plantCommit(in: r.bare, [], symlinks: [("l.md", "/etc/passwd"), ("a/b/up", "..")])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: r[1] + "/a/b/up")) == nil, "\(pulled.stderr)")
+        let real = (r[1] as NSString).resolvingSymlinksInPath
+        let lands = ((r[1] + "/l.md") as NSString).resolvingSymlinksInPath
+        #expect(lands.hasPrefix(real + "/"), "l.md leads to \(lands)")
+    }
+
     /// The path guard split paths into Characters, and a `/` followed by a combining mark is one
     /// with it: a tree entry `..` holding `\u{301}escape.md` was the path `../\u{301}escape.md`,
     /// which held no `..` for the guard, and the pull wrote it beside the vault.

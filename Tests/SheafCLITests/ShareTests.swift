@@ -579,6 +579,32 @@ import TestSupport
         #expect(CLI.run(["shares", "--json"], in: p.r[1]).stdout.contains("\"needs-approval\""))
     }
 
+    /// Regression: the vault's tree was checked against its own links only, so a link the
+    /// share's remote wrote inside the share (`Trips/sub/x/up -> ..`, fine within the share)
+    /// made a vault link through it (`l.md -> Trips/sub/x/up/../../../secret.txt`, inside as
+    /// text) lead out of the vault. Links on disk count as links too.
+    @Test func aVaultLinkThroughAShareLinkNeverLeadsOutOfTheVault() throws {
+        let p = People()
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        let shareSide = p.r.temp.path + "/share-attacker"
+        GitCLI.run(["clone", "-q", p.shareRemote, shareSide], in: p.r.temp.path)
+        try FileManager.default.createDirectory(atPath: shareSide + "/sub/x", withIntermediateDirectories: true)
+        symlink("..", shareSide + "/sub/x/up")
+        GitCLI.run(["add", "-A", "-f"], in: shareSide)
+        GitCLI.run(["commit", "-qm", "a link inside the share"], in: shareSide)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: shareSide).status == 0)
+        let vaultSide = p.r.temp.path + "/vault-attacker"
+        GitCLI.run(["clone", "-q", p.r.bare, vaultSide], in: p.r.temp.path)
+        symlink("Trips/sub/x/up/../../../secret.txt", vaultSide + "/l.md")
+        GitCLI.run(["add", "-A", "-f"], in: vaultSide)
+        GitCLI.run(["commit", "-qm", "a link through it"], in: vaultSide)
+        #expect(GitCLI.run(["push", "-q", "origin", "main"], in: vaultSide).status == 0)
+        let synced = p.r.sync(0)
+        #expect(synced.stderr.contains("l.md"), "\(synced.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: p.r[0] + "/l.md")) == nil, "the link is refused")
+    }
+
     /// Regression: the list's remote was judged by Characters, so `evil.invalid:́x` (a colon with a
     /// combining mark after it) had no colon to the check, read as a path on this machine, and
     /// the device joined it by itself; libgit2 reads the bytes and goes to evil.invalid over ssh.
