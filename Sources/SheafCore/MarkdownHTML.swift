@@ -48,7 +48,8 @@ public enum MarkdownHTML {
         var out = String.UnicodeScalarView()
         var pendingDash = false
         for scalar in text.lowercased().unicodeScalars {
-            switch scalar.properties.generalCategory {
+            // The zero-width joiner and non-joiner are inside words (Persian, the Indic scripts).
+            switch scalar == "\u{200C}" || scalar == "\u{200D}" ? .otherLetter : scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
                 if pendingDash && !out.isEmpty { out.append("-") }

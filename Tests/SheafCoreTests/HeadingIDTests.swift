@@ -24,6 +24,7 @@ import Testing
         #expect(tag.filter { $0 == "\"" }.count == 2, "one attribute, quoted once: \(html)")
         #expect(!html.contains("<b"), "\(html)")
         #expect(MarkdownHTML.slug("Cafe\u{301} au lait") == "cafe\u{301}-au-lait", "combining marks stay in the word")
+        #expect(MarkdownHTML.slug("\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}") == "\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}", "and the zero-width non-joiner")
     }
 
     @Test func aPageWithoutHeadingsIsAsCmarkWroteIt() {
