@@ -37,8 +37,8 @@ extension VaultSession {
         let linkedFrom = notesWithLinks(among: others, concerning: [note.path], where: reaches).filter { other in
             other.note.links.contains { reaches($0.target, other.path) }  // the file as it is now decides
         }.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        try commitSnapshot(holding: note.path, proof)  // a shared note's edits go to its share's history
-        let kept = try requireRepository().headOrNil()
+        // A shared note's edits go to its share's history, and that is where its last version is.
+        let kept = try commitSnapshot(holding: note.path, proof)
         guard unlink(vault.absolute(note.path)) == 0 else {
             throw SheafError("cannot delete", path: note.path, cause: String(cString: strerror(errno)))
         }

@@ -28,14 +28,21 @@ extension VaultSession {
     /// joined share's whose folder or note it is. A command about to replace or delete a file
     /// the user may have edited since the last sync calls it first, so the bytes it replaces are
     /// in history (`rm`, `restore`, `resolve`).
-    func commitSnapshot(holding path: String, _ proof: borrowing WriterLock) throws(SheafError) {
+    /// Returns that repository's head afterwards (where the file's last version now is). A
+    /// share whose pull was killed half way (its journal is there) is left for its next sync to
+    /// finish, not committed half applied.
+    @discardableResult
+    func commitSnapshot(holding path: String, _ proof: borrowing WriterLock) throws(SheafError) -> String? {
         guard let share = shareList().share(holding: path) else {
-            if try repository() != nil { try commitSnapshot(proof) }
-            return
+            guard let repo = try repository() else { return nil }
+            try commitSnapshot(proof)
+            return try repo.headOrNil()
         }
         let zone = zone(share)
-        guard zone.isJoined, let repo = try zone.open() else { return }
+        guard zone.isJoined, access(zone.journal, F_OK) != 0, (try? zone.checkPlace()) != nil,
+              let repo = try zone.open() else { return nil }
         _ = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: share.isNote, settledFor: nil)
+        return try repo.headOrNil()
     }
 
     /// Stages what git sees in `repo`'s work tree at `root` but `excluded` paths, and commits it

@@ -539,6 +539,10 @@ import TestSupport
         #expect(p.r.sync(0).status == 0)
         let history = GitCLI.output(["--git-dir=" + p.shareRemote, "log", "-p", "main"], in: p.r.temp.path)
         #expect(history.contains("+the last idea before it went"), "\(history.suffix(600))")
+        // The commit `rm` names is the share's, and holds that last version.
+        let named = try #require(removed.stdout.split(separator: " ").last { $0.count >= 10 }.map { String($0.prefix(10)) })
+        #expect(GitCLI.output(["--git-dir=" + p.shareRemote, "show", named + ":Trip ideas.md"], in: p.r.temp.path)
+            .contains("the last idea before it went"), "\(removed.stdout)")
     }
 
     /// Regression: the vault's pull refused nothing under a listed share's folder, so whoever
