@@ -42,10 +42,19 @@ enum MarkdownBlocks {
         return blocks
     }
 
-    private static func collect(_ parent: OpaquePointer, into blocks: inout [TextBlock]) {
-        var child = cmark_node_first_child(parent)
-        while let node = child {
-            defer { child = cmark_node_next(node) }
+    /// The blocks in document order, walked with a stack of its own: recursion per level of
+    /// nesting overflowed the thread's stack on a synced note of 30,000 nested `>` (30 KB), and
+    /// every command that read it, `sheaf serve` included, died (regression).
+    private static func collect(_ root: OpaquePointer, into blocks: inout [TextBlock]) {
+        var containers: [OpaquePointer] = []
+        var child = cmark_node_first_child(root)
+        while true {
+            guard let node = child else {
+                guard let container = containers.popLast() else { return }
+                child = cmark_node_next(container)
+                continue
+            }
+            child = cmark_node_next(node)
             let first = Int(cmark_node_get_start_line(node)) - 1
             let last = max(first, Int(cmark_node_get_end_line(node)) - 1)
             guard first >= 0 else { continue }
@@ -55,7 +64,8 @@ enum MarkdownBlocks {
             case CMARK_NODE_HEADING:
                 blocks.append(TextBlock(kind: .heading(level: Int(cmark_node_get_heading_level(node))), lines: first...last))
             case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM, CMARK_NODE_FOOTNOTE_DEFINITION:
-                collect(node, into: &blocks)
+                containers.append(node)
+                child = cmark_node_first_child(node)
             case CMARK_NODE_CODE_BLOCK, CMARK_NODE_HTML_BLOCK, CMARK_NODE_THEMATIC_BREAK:
                 break
             default:

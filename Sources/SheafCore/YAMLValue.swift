@@ -38,7 +38,12 @@ public indirect enum YAMLValue: Equatable, Sendable {
         }
     }
 
-    init(_ node: Node) {
+    /// `budget`: how many more values may be made. Aliases share their node in Yams's tree but
+    /// are copied here, so 350 bytes of nested aliases ("billion laughs") made 10^7 values, a
+    /// gigabyte, and hung every command that read the note and the merge driver (regression).
+    init(_ node: Node, budget: inout Int) throws(FrontMatterError) {
+        budget -= 1
+        guard budget >= 0 else { throw FrontMatterError(line: nil, problem: "more than \(FrontMatter.maxValues) values (aliases expanding?)") }
         switch node {
         case .scalar(let scalar):
             if scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
@@ -46,9 +51,14 @@ public indirect enum YAMLValue: Equatable, Sendable {
             } else {
                 self = .scalar(scalar.string)
             }
-        case .sequence(let seq): self = .list(seq.map(YAMLValue.init))
+        case .sequence(let seq):
+            var items: [YAMLValue] = []
+            for item in seq { items.append(try YAMLValue(item, budget: &budget)) }
+            self = .list(items)
         case .mapping(let map):
-            self = .map(map.map { (key, value) in (key.string ?? "", YAMLValue(value)) })
+            var pairs: [(String, YAMLValue)] = []
+            for (key, value) in map { pairs.append((key.string ?? "", try YAMLValue(value, budget: &budget))) }
+            self = .map(pairs)
         }
     }
 }
@@ -75,9 +85,46 @@ public struct FrontMatter: Equatable, Sendable {
 
     /// Parses a block's YAML. An empty block is an empty front-matter; a block that is not a
     /// mapping is an error.
+    /// The most values a front matter may hold, aliases expanded.
+    public static let maxValues = 100_000
+    /// The deepest nesting read: flow brackets open at once, or a line's indentation and block
+    /// indicators (`- `, `? `) in columns.
+    static let maxFlowDepth = 200, maxBlockColumns = 1_000
+
+    /// Whether the YAML nests deeper than Yams's recursive parser survives: 10,000 `[` (20 KB)
+    /// overflowed the stack and killed every command that read the note, the merge driver
+    /// included (regression). A cheap bound read from the bytes; brackets inside quotes count too.
+    static func nestsTooDeep(_ yaml: String) -> Bool {
+        var flow = 0
+        var column = 0, atLineStart = true
+        var previous: UInt8 = 0x0A
+        for b in yaml.utf8 {
+            if b == 0x0A { column = 0; atLineStart = true; previous = b; continue }
+            if atLineStart {
+                if b == 0x20 || b == 0x09 || ((b == 0x2D || b == 0x3F) && (previous == 0x20 || previous == 0x09 || previous == 0x0A)) {
+                    column += 1
+                    if column > maxBlockColumns { return true }
+                } else {
+                    atLineStart = false
+                }
+            }
+            if b == 0x5B || b == 0x7B {
+                flow += 1
+                if flow > maxFlowDepth { return true }
+            } else if b == 0x5D || b == 0x7D {
+                flow = max(0, flow - 1)
+            }
+            previous = b
+        }
+        return false
+    }
+
     public init(parsing block: FrontMatterBlock) throws(FrontMatterError) {
         let yaml = block.yaml
         if yaml.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" }) { entries = []; return }
+        guard !Self.nestsTooDeep(yaml) else {
+            throw FrontMatterError(line: nil, problem: "nested more than \(Self.maxFlowDepth) levels deep")
+        }
         let node: Node?
         do {
             // The basic resolver: tags are never read here (scalars stay text), and the default
@@ -92,7 +139,10 @@ public struct FrontMatter: Equatable, Sendable {
         switch node {
         case nil: entries = []
         case .mapping(let map)?:
-            entries = map.map { (key, value) in (key: key.string ?? "", value: YAMLValue(value)) }
+            var budget = Self.maxValues
+            var read: [(key: String, value: YAMLValue)] = []
+            for (key, value) in map { read.append((key: key.string ?? "", value: try YAMLValue(value, budget: &budget))) }
+            entries = read
         default:
             throw FrontMatterError(line: 2, problem: "expected `key: value` lines")
         }

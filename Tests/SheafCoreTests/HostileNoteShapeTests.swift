@@ -1,0 +1,43 @@
+// Notes a hostile remote can sync to stop every device that reads them: deep nesting that
+// overflowed a recursive parser's stack (SIGSEGV in every command and in `sheaf serve`), and
+// aliases that expanded to millions of values (minutes and gigabytes in the index, a pull and
+// the merge driver). Each is read in bounded time and memory, and a front matter that cannot
+// be read is reported as broken, as any other.
+import Testing
+@testable import SheafCore
+
+@Suite struct HostileNoteShapeTests {
+    /// 30,000 nested block quotes (30 KB): every command that parsed it died.
+    @Test func aDeeplyNestedBlockQuoteIsReadWithoutOverflowingTheStack() {
+        let note = Note(path: "q.md", bytes: Array(("---\ntitle: q\n---\n" + String(repeating: ">", count: 30_000) + " deep words\n").utf8))
+        #expect(note.title == "q")
+        #expect(note.body.contains("deep words"))
+        let list = Note(path: "l.md", bytes: Array((String(repeating: "- ", count: 20_000) + "item [[Target]]\n").utf8))
+        #expect(list.links.map(\.target) == ["Target"])
+    }
+
+    /// 10,000 nested flow sequences (20 KB) overflowed Yams's recursive parser.
+    @Test func deeplyNestedYAMLIsABrokenFrontMatterNotACrash() {
+        for yaml in ["x: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000),
+                     "x: " + String(repeating: "{a: ", count: 20_000) + "b" + String(repeating: "}", count: 20_000),
+                     "x:\n" + (1...1_500).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n") + " b"] {
+            let note = Note(path: "y.md", bytes: Array(("---\n" + yaml + "\n---\nbody\n").utf8))
+            #expect(note.warnings.contains { if case .invalidFrontMatter = $0 { true } else { false } }, "\(note.warnings)")
+            #expect(note.body.contains("body"))
+        }
+        // Ordinary nesting is read as before.
+        let fine = Note(path: "f.md", bytes: Array("---\nx: [[1, 2], {a: [b]}]\ntags: [t]\n---\nbody\n".utf8))
+        #expect(fine.warnings.isEmpty && fine.tags == ["t"])
+    }
+
+    /// Nine levels of ten aliases each (under 500 bytes) are 10^9 values once copied.
+    @Test func aliasesThatExpandToMillionsOfValuesAreRefused() {
+        var lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1...9 { lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]") }
+        let note = Note(path: "b.md", bytes: Array(("---\n" + lines.joined(separator: "\n") + "\n---\nbody\n").utf8))
+        #expect(note.warnings.contains { if case .invalidFrontMatter = $0 { true } else { false } }, "\(note.warnings)")
+        // A few aliases, as people use them, are read.
+        let used = Note(path: "u.md", bytes: Array("---\nbase: &b {a: 1}\nother: *b\n---\nbody\n".utf8))
+        #expect(used.warnings.isEmpty && used.frontMatter["other"] == .map([("a", .scalar("1"))]))
+    }
+}
