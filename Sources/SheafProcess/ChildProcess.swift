@@ -50,6 +50,13 @@ public enum ChildProcess {
 
     /// Runs `argv` (argv[0] is the program's path; nothing is looked up on PATH: pass
     /// /usr/bin/env first for that) and waits for it. `environment` nil keeps this process's.
+    /// For a child: be killed when the process that started it ends (a helper decoding an image
+    /// must not outlive a `sheaf index` killed by `timeout`). False when that parent, `parent`
+    /// (its `getppid()` at start), is gone already: the child should exit.
+    public static func dieWithParent(_ parent: pid_t) -> Bool {
+        sheaf_die_with_parent(parent) == 0
+    }
+
     public static func run(_ argv: [String], environment: [String: String]? = nil, directory: String? = nil,
                            input: [UInt8]? = nil, output: Output = .discard, errors: Output = .discard) throws(StartFailure) -> Outcome {
         precondition(!argv.isEmpty, "a child process needs a program")

@@ -9,6 +9,7 @@ import Foundation
 import Glibc
 import SheafFiles
 import SheafMedia
+import SheafProcess
 
 /// This executable's own path, for running itself as the memory-capped helper of one image.
 func ownPath() -> String {
@@ -24,6 +25,9 @@ func fail(_ message: String) -> Never {
 
 /// Top-level variables are main-actor isolated in Swift 6: the work lives in a function.
 func main(_ arguments: [String]) -> Never {
+    // Killed with the process that started it (a `sheaf index` killed by `timeout` left its
+    // helpers decoding on, reparented to init); when that one is gone already, nothing to do.
+    guard ChildProcess.dieWithParent(getppid()) else { exit(2) }
     switch arguments.first {
     case "one" where arguments.count == 5:
         guard let edge = Int(arguments[3]), let quality = Int(arguments[4]) else { fail("bad size or quality") }

@@ -8,4 +8,8 @@ int sheaf_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path)
 /* pipe2(fds, O_CLOEXEC): both ends close-on-exec from the start, so no child another thread
    spawns meanwhile inherits them. 0, or -1 with errno set. */
 int sheaf_pipe_closing_on_exec(int fds[2]);
+/* prctl(PR_SET_PDEATHSIG, SIGKILL) (prctl is variadic, so Swift cannot call it): the calling
+   process is killed when the thread that started it ends. Then 0 when that parent is still
+   `parent`, else -1 (it was gone before the call took hold). */
+int sheaf_die_with_parent(int parent);
 #endif
