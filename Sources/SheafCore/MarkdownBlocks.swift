@@ -30,6 +30,7 @@ enum MarkdownBlocks {
         guard let parser = cmark_parser_new(sheaf_cmark_options()) else { return [] }
         defer { cmark_parser_free(parser) }  // after the tree is read: the tree uses its memory
         if let table = tableExtension { cmark_parser_attach_syntax_extension(parser, table) }
+        let bytes = skeleton(bytes)
         bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parser_feed(parser, $0, buffer.count) }
@@ -40,6 +41,40 @@ enum MarkdownBlocks {
         var blocks: [TextBlock] = []
         collect(document, into: &blocks)
         return blocks
+    }
+
+    /// Table rows past this many cells are read as this many (the last one holding the rest).
+    static let cellsReadInARow = 128
+
+    /// `bytes` as cmark-gfm 0.29.0.gfm.6 (Debian's) reads its blocks in linear time, with the same
+    /// lines in the same blocks. Two of its paths are quadratic on synced content, and only the
+    /// blocks are read here, never the inlines: each `![` (an image opener, which no block
+    /// construct uses) becomes `a[`, since a line of 300 KB of `![[]()` took 20 s in the inline
+    /// parser; and the cells of a table row past `cellsReadInARow` are joined (their `|` made
+    /// `-`, which keeps a delimiter row a delimiter row), since each cell was appended to a list by
+    /// walking it and a row of 200,000 `|` took minutes (regression). A line keeps its first
+    /// `|`s, so no line becomes a thematic break, a list item or a setext underline.
+    static func skeleton(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8]? = nil
+        var pipes = 0
+        for i in bytes.indices {
+            switch bytes[i] {
+            case 0x21 where i + 1 < bytes.count && bytes[i + 1] == 0x5B && (i == 0 || bytes[i - 1] != 0x3C):
+                if out == nil { out = bytes }
+                out![i] = 0x61
+            case 0x7C:
+                pipes += 1
+                if pipes > cellsReadInARow {
+                    if out == nil { out = bytes }
+                    out![i] = 0x2D
+                }
+            case 0x0A, 0x0D:
+                pipes = 0
+            default:
+                break
+            }
+        }
+        return out ?? bytes
     }
 
     /// The blocks in document order, walked with a stack of its own: recursion per level of

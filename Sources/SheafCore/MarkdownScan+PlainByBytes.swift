@@ -59,23 +59,11 @@ extension MarkdownScan {
     /// accepts.
     static func plainTextByBytes(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
         func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
-        /// The first `needle` at or after `from`, before `limit`.
-        func first(_ needle: UInt8, from: Int, limit: Int) -> Int? {
-            var k = from
-            while k < limit { if b[k] == needle { return k }; k += 1 }
-            return nil
-        }
         /// Whether the scalar starting at `k` is a letter, as `Character.isLetter` says.
         func isLetter(at k: Int) -> Bool {
             let c = b[k]
             if c < 0x80 { return (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
             return Unicode.Scalar(scalarValue(b, at: k)).map { Character($0).isLetter } ?? false
-        }
-        /// The first `]]` at or after `from`: the index of its first `]`.
-        func closingPair(from: Int, limit: Int) -> Int? {
-            var k = from
-            while k + 1 < limit { if b[k] == 0x5D && b[k + 1] == 0x5D { return k }; k += 1 }
-            return nil
         }
         var s = p, e = end
         // List markers and quotes at the start, each followed by trimming both ends.
@@ -84,21 +72,27 @@ extension MarkdownScan {
             while s < e && isBlank(b[s]) { s += 1 }
             while e > s && isBlank(b[e - 1]) { e -= 1 }
         }
+        // The closers each opener looks for, one search of each kind (`ForwardSearch`).
+        var pairs = ForwardSearch(limit: e), brackets = pairs, parens = pairs, angles = pairs
+        func nextClosingPair(from: Int) -> Int? { pairs.first(from: from) { $0 + 1 < e && b[$0] == 0x5D && b[$0 + 1] == 0x5D } }
+        func nextBracket(from: Int) -> Int? { brackets.first(from: from) { b[$0] == 0x5D } }
+        func nextParen(from: Int) -> Int? { parens.first(from: from) { b[$0] == 0x29 } }
+        func nextAngle(from: Int) -> Int? { angles.first(from: from) { b[$0] == 0x3E } }
         var out: [UInt8] = []
         out.reserveCapacity(e - s)
         var i = s
         while i < e {
             let c = b[i]
             let next: UInt8? = i + 1 < e ? b[i + 1] : nil
-            if c == 0x21, next == 0x5B, i + 2 < e, b[i + 2] == 0x5B, let close = closingPair(from: i, limit: e) {
+            if c == 0x21, next == 0x5B, i + 2 < e, b[i + 2] == 0x5B, let close = nextClosingPair(from: i) {
                 i = close + 2  // `![[embed]]` says nothing in a snippet
                 continue
             }
-            if c == 0x21, next == 0x5B, let paren = first(0x29, from: i, limit: e) {
+            if c == 0x21, next == 0x5B, let paren = nextParen(from: i) {
                 i = paren + 1  // `![alt](image)`
                 continue
             }
-            if c == 0x5B, next == 0x5B, let close = closingPair(from: i, limit: e) {
+            if c == 0x5B, next == 0x5B, let close = nextClosingPair(from: i) {
                 // `[[target|shown]]`: the last non-empty piece between the bars.
                 var pieceEnd = close, k = close
                 while k > i + 2 {
@@ -112,14 +106,14 @@ extension MarkdownScan {
                 i = close + 2
                 continue
             }
-            if c == 0x5B, let close = first(0x5D, from: i, limit: e), close + 1 < e, b[close + 1] == 0x28,
-               let paren = first(0x29, from: close, limit: e) {
+            if c == 0x5B, let close = nextBracket(from: i), close + 1 < e, b[close + 1] == 0x28,
+               let paren = nextParen(from: close) {
                 out.append(contentsOf: b[(i + 1)..<close])  // `[text](url)`
                 i = paren + 1
                 continue
             }
             // An inline HTML tag (`<button class=...>`, `</span>`) is markup, not text.
-            if c == 0x3C, i + 1 < e, next == 0x2F || isLetter(at: i + 1), let close = first(0x3E, from: i, limit: e) {
+            if c == 0x3C, i + 1 < e, next == 0x2F || isLetter(at: i + 1), let close = nextAngle(from: i) {
                 i = close + 1
                 continue
             }

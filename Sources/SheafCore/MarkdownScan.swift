@@ -65,6 +65,7 @@ public struct MarkdownScan: Sendable, Equatable {
                     tagSpans.append(TagSpan(name: tag, range: range))
                 }
                 if case .heading = block.kind { continue }
+                guard snippetCount < Self.snippetLength || !bodyTextSeen else { continue }
                 for piece in Self.outside(comments, p..<end) where snippetCount < Self.snippetLength || !bodyTextSeen {
                     let plain = Self.plainText(bytes, piece.lowerBound, piece.upperBound)
                     if !plain.isEmpty {
@@ -76,7 +77,7 @@ public struct MarkdownScan: Sendable, Equatable {
             }
         }
         if !comments.isEmpty {
-            for i in links.indices where comments.contains(where: { $0.contains(links[i].targetRange.lowerBound) }) {
+            for i in links.indices where Self.covers(comments, links[i].targetRange.lowerBound) {
                 links[i].inComment = true
             }
         }
@@ -100,23 +101,28 @@ public struct MarkdownScan: Sendable, Equatable {
     /// `Target`, `[text](url)` as `text`, embeds left out.
     static func readable(_ text: String) -> String {
         guard text.contains("[") else { return text }
+        let chars = Array(text), e = chars.count
+        var pairs = ForwardSearch(limit: e), brackets = pairs, parens = pairs
+        func nextClosingPair(from: Int) -> Int? { pairs.first(from: from) { $0 + 1 < e && chars[$0] == "]" && chars[$0 + 1] == "]" } }
         var out = ""
-        var rest = Substring(text)
-        while let c = rest.first {
-            if rest.hasPrefix("![["), let close = rest.range(of: "]]") {
-                rest = rest[close.upperBound...]
-            } else if rest.hasPrefix("[["), let close = rest.range(of: "]]") {
-                let inner = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound]
+        var i = 0
+        while i < e {
+            let c = chars[i]
+            let next: Character? = i + 1 < e ? chars[i + 1] : nil
+            if c == "!" && next == "[" && i + 2 < e && chars[i + 2] == "[", let close = nextClosingPair(from: i) {
+                i = close + 2
+            } else if c == "[" && next == "[", let close = nextClosingPair(from: i) {
+                let inner = chars[(i + 2)..<close]
                 let parts = inner.split(separator: "|", maxSplits: 1)
-                out += parts.count == 2 ? parts[1] : (inner.split(separator: "#").first ?? inner)
-                rest = rest[close.upperBound...]
-            } else if c == "[", let close = rest.firstIndex(of: "]"), rest[rest.index(after: close)...].first == "(",
-                      let paren = rest[close...].firstIndex(of: ")") {
-                out += rest[rest.index(after: rest.startIndex)..<close]
-                rest = rest[rest.index(after: paren)...]
+                out += String(parts.count == 2 ? parts[1] : (inner.split(separator: "#").first ?? inner))
+                i = close + 2
+            } else if c == "[", let close = brackets.first(from: i, where: { chars[$0] == "]" }), close + 1 < e, chars[close + 1] == "(",
+                      let paren = parens.first(from: close, where: { chars[$0] == ")" }) {
+                out += String(chars[(i + 1)..<close])
+                i = paren + 1
             } else {
                 out.append(c)
-                rest = rest.dropFirst()
+                i += 1
             }
         }
         let trimmed = String(out.trimmingBlanks)
@@ -131,8 +137,10 @@ public struct MarkdownScan: Sendable, Equatable {
             let start = starts[block.lines.lowerBound], end = lineEnd(b, starts, block.lines.upperBound)
             let excluded = inlineExclusions(b, start, end)
             var i = start
+            var cursor = 0  // the exclusions are sorted: one pass, not a search per `%%`
             while i + 1 < end {
-                if b[i] == 0x25 && b[i + 1] == 0x25 && !excluded.contains(where: { $0.contains(i) }) {
+                while cursor < excluded.count && excluded[cursor].upperBound <= i { cursor += 1 }
+                if b[i] == 0x25 && b[i + 1] == 0x25 && !(cursor < excluded.count && excluded[cursor].contains(i)) {
                     marks.append(i)
                     i += 2
                 } else {
@@ -153,12 +161,31 @@ public struct MarkdownScan: Sendable, Equatable {
     static func outside(_ cut: [Range<Int>], _ range: Range<Int>) -> [Range<Int>] {
         var pieces: [Range<Int>] = []
         var from = range.lowerBound
-        for c in cut where c.overlaps(range) {
-            if c.lowerBound > from { pieces.append(from..<c.lowerBound) }
-            from = max(from, c.upperBound)
+        var c = firstEnding(after: range.lowerBound, in: cut)
+        while c < cut.count && cut[c].lowerBound < range.upperBound {
+            if cut[c].lowerBound > from { pieces.append(from..<cut[c].lowerBound) }
+            from = max(from, cut[c].upperBound)
+            c += 1
         }
         if from < range.upperBound { pieces.append(from..<range.upperBound) }
         return pieces
+    }
+
+    /// Whether one of `ranges` (sorted, not overlapping) holds `position`.
+    static func covers(_ ranges: [Range<Int>], _ position: Int) -> Bool {
+        let r = firstEnding(after: position, in: ranges)
+        return r < ranges.count && ranges[r].contains(position)
+    }
+
+    /// The index of the first of `ranges` (sorted, not overlapping) that ends after `position`:
+    /// a binary search, so a note of many comments costs no scan of them all per line or link.
+    static func firstEnding(after position: Int, in ranges: [Range<Int>]) -> Int {
+        var low = 0, high = ranges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].upperBound <= position { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// Where line `line` ends, its line break left out.
@@ -176,40 +203,65 @@ public struct MarkdownScan: Sendable, Equatable {
 
     /// Inline code spans and HTML comments (`<!-- ... -->`) of one block, which may cross its
     /// lines: nothing inside them is a link or a tag. Whichever opens first wins.
+    ///
+    /// Linear in the block: each backtick run's closer (the next run of the same length) is found
+    /// in one pass over the runs, and a search for `-->` that found none is not made again for a
+    /// later `<!--` (regression: backtick runs of every length, or many unclosed `<!--`, each
+    /// searched to the block's end, and a synced note of 2 MB took minutes).
     static func inlineExclusions(_ b: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
         var spans: [Range<Int>] = []
         var i = start
+        var runs: [Range<Int>]? = nil  // the backtick runs from the first one on, made when first needed
+        var closer: [Int] = []  // for each run, the index of the next run of its length, or -1
+        var run = 0
+        var noCommentEndFrom = Int.max
         while i < end {
             if b[i] == 0x60 {
-                var j = i
-                while j < end && b[j] == 0x60 { j += 1 }
-                let run = j - i
-                var k = j
-                var closed = false
-                while k < end {
-                    if b[k] == 0x60 {
-                        var m = k
-                        while m < end && b[m] == 0x60 { m += 1 }
-                        if m - k == run { spans.append(i..<m); i = m; closed = true; break }
-                        k = m
-                    } else { k += 1 }
+                if runs == nil { (runs, closer) = backtickRuns(b, i, end) }
+                let all = runs!
+                while all[run].upperBound <= i { run += 1 }  // the run `i` starts (always at its start)
+                if closer[run] >= 0 {
+                    spans.append(i..<all[closer[run]].upperBound)
+                    i = all[closer[run]].upperBound
+                } else {
+                    i = all[run].upperBound
                 }
-                if !closed { i = j }
                 continue
             }
             if b[i] == 0x3C, i + 3 < end, b[i + 1] == 0x21, b[i + 2] == 0x2D, b[i + 3] == 0x2D {
                 var k = i + 4
                 var closed = false
-                while k + 2 < end {
+                while k + 2 < end && k < noCommentEndFrom {
                     if b[k] == 0x2D && b[k + 1] == 0x2D && b[k + 2] == 0x3E { spans.append(i..<(k + 3)); i = k + 3; closed = true; break }
                     k += 1
                 }
-                if !closed { i += 4 }
+                if !closed { noCommentEndFrom = min(noCommentEndFrom, i + 4); i += 4 }
                 continue
             }
             i += 1
         }
         return spans
+    }
+
+    /// The runs of backticks in `from..<end`, and for each the index of the next run of the same
+    /// length (-1 when none follows).
+    static func backtickRuns(_ b: [UInt8], _ from: Int, _ end: Int) -> ([Range<Int>], [Int]) {
+        var runs: [Range<Int>] = []
+        var i = from
+        while i < end {
+            if b[i] != 0x60 { i += 1; continue }
+            var j = i
+            while j < end && b[j] == 0x60 { j += 1 }
+            runs.append(i..<j)
+            i = j
+        }
+        var closer = [Int](repeating: -1, count: runs.count)
+        var nextOfLength: [Int: Int] = [:]
+        for r in runs.indices.reversed() {
+            closer[r] = nextOfLength[runs[r].count] ?? -1
+            nextOfLength[runs[r].count] = r
+        }
+        return (runs, closer)
     }
 
     // MARK: - Pieces
@@ -246,6 +298,11 @@ public struct MarkdownScan: Sendable, Equatable {
     static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, excluded: [Range<Int>], cursor: inout Int,
                          inTable: Bool, links: inout [Link], tag: (String, Range<Int>) -> Void) {
         var i = start
+        // Each `[` looks ahead for its closers, to the line's end when there are none: a line of
+        // 200,000 `[` (or `[a](` ...) made that quadratic, and a synced note hung every command
+        // that read it (regression). The lookahead of one line is capped at 64 times its length
+        // (a line of prose spends one or two); past that, its brackets are text.
+        var lookahead = 64 * (end - start)
         while i < end {
             while cursor < excluded.count && excluded[cursor].upperBound <= i { cursor += 1 }
             if cursor < excluded.count && excluded[cursor].contains(i) {
@@ -267,15 +324,20 @@ public struct MarkdownScan: Sendable, Equatable {
                 i = max(j, i + 1)
                 continue
             }
-            if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B) {
+            if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B), lookahead > 0 {
                 let embed = c == 0x21
                 let open = embed ? i + 1 : i
-                if open + 1 < end && b[open + 1] == 0x5B, let (link, after) = wikiLink(b, open, end, embed: embed, inTable: inTable) {
+                var looked = open
+                defer { lookahead -= looked - open }
+                if open + 1 < end && b[open + 1] == 0x5B,
+                   let (link, after) = wikiLink(b, open, end, embed: embed, inTable: inTable, looked: &looked) {
                     links.append(link)
                     i = after
                     continue
                 }
-                if let (link, after) = markdownLink(b, open, end, embed: embed) {
+                var further = open
+                defer { lookahead -= further - open }
+                if let (link, after) = markdownLink(b, open, end, embed: embed, looked: &further) {
                     if let link { links.append(link) }
                     i = after
                     continue
@@ -293,8 +355,16 @@ public struct MarkdownScan: Sendable, Equatable {
     /// `[[target#fragment|label]]` starting at `open` (the first `[`). The bar may be written
     /// `\|` (as a table cell needs): the backslash is not part of the target.
     static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, inTable: Bool = false, kind: Link.Kind? = nil) -> (Link, Int)? {
+        var looked = 0
+        return wikiLink(b, open, end, embed: embed, inTable: inTable, kind: kind, looked: &looked)
+    }
+
+    /// `looked`: how far the search read, found or not.
+    static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, inTable: Bool = false, kind: Link.Kind? = nil,
+                         looked: inout Int) -> (Link, Int)? {
         let start = open + 2
         var j = start
+        defer { looked = j }
         while j + 1 < end && !(b[j] == 0x5D && b[j + 1] == 0x5D) {
             if b[j] == 0x5B && b[j + 1] == 0x5B { return nil }
             j += 1
@@ -325,24 +395,27 @@ public struct MarkdownScan: Sendable, Equatable {
 
     /// `[text](target "title")` starting at `open`. Returns nil for a bracket that is not a link;
     /// a nil link with a position for links Sheaf does not follow (URLs, anchors).
-    static func markdownLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool) -> (Link?, Int)? {
+    static func markdownLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, looked: inout Int) -> (Link?, Int)? {
         var depth = 0
         var j = open
+        var far = open
+        defer { looked = far }
         while j < end {
             if b[j] == 0x5B { depth += 1 }
             else if b[j] == 0x5D { depth -= 1; if depth == 0 { break } }
             else if b[j] == 0x5C { j += 1 }
             j += 1
         }
+        far = j
         guard j < end, j + 1 < end, b[j + 1] == 0x28 else { return nil }
         var k = j + 2
         while k < end && b[k] == 0x20 { k += 1 }
         var targetRange: Range<Int>
         var close: Int
         if k < end && b[k] == 0x3C {  // <path with spaces.md>
-            guard let gt = b[(k + 1)..<end].firstIndex(of: 0x3E) else { return nil }
+            guard let gt = b[(k + 1)..<end].firstIndex(of: 0x3E) else { far = end; return nil }
             targetRange = (k + 1)..<gt
-            guard let paren = b[(gt + 1)..<end].firstIndex(of: 0x29) else { return nil }
+            guard let paren = b[(gt + 1)..<end].firstIndex(of: 0x29) else { far = end; return nil }
             close = paren
         } else {
             var m = k
@@ -353,9 +426,10 @@ public struct MarkdownScan: Sendable, Equatable {
                 m += 1
             }
             targetRange = k..<m
-            guard let paren = b[m..<end].firstIndex(of: 0x29) else { return nil }
+            guard let paren = b[m..<end].firstIndex(of: 0x29) else { far = end; return nil }
             close = paren
         }
+        far = close
         let raw = String(decoding: b[targetRange], as: UTF8.self)
         if raw.isEmpty || hasScheme(raw) { return (nil, close + 1) }
         var path = raw
@@ -434,45 +508,48 @@ public struct MarkdownScan: Sendable, Equatable {
 
     /// `plainText` the long way, for any line.
     static func plainTextByCharacters(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
-        var text = String(decoding: b[p..<end], as: UTF8.self)
+        var text = Substring(String(decoding: b[p..<end], as: UTF8.self))
         // List markers and quotes at the start.
         while let first = text.first, first == ">" || first == "-" || first == "*" || first == "+" {
-            text.removeFirst()
-            text = String(text.trimmingBlanks)
+            text = text.dropFirst().trimmingBlanks
         }
+        let chars = Array(text), e = chars.count
+        var pairs = ForwardSearch(limit: e), brackets = pairs, parens = pairs, angles = pairs
+        func nextClosingPair(from: Int) -> Int? { pairs.first(from: from) { $0 + 1 < e && chars[$0] == "]" && chars[$0 + 1] == "]" } }
+        func nextBracket(from: Int) -> Int? { brackets.first(from: from) { chars[$0] == "]" } }
+        func nextParen(from: Int) -> Int? { parens.first(from: from) { chars[$0] == ")" } }
+        func nextAngle(from: Int) -> Int? { angles.first(from: from) { chars[$0] == ">" } }
         var out = ""
-        var chars = Substring(text)
-        while let c = chars.first {
-            if c == "!" && chars.dropFirst().hasPrefix("[["), let close = chars.range(of: "]]") {
-                chars = chars[close.upperBound...]  // embeds say nothing in a snippet
+        var i = 0
+        while i < e {
+            let c = chars[i]
+            let next: Character? = i + 1 < e ? chars[i + 1] : nil
+            if c == "!" && next == "[" && i + 2 < e && chars[i + 2] == "[", let close = nextClosingPair(from: i) {
+                i = close + 2  // embeds say nothing in a snippet
                 continue
             }
-            if c == "!" && chars.dropFirst().first == "[", let paren = chars.firstIndex(of: ")") {
-                chars = chars[chars.index(after: paren)...]
+            if c == "!" && next == "[", let paren = nextParen(from: i) {
+                i = paren + 1
                 continue
             }
-            if chars.hasPrefix("[[") {
-                if let close = chars.range(of: "]]") {
-                    let inner = chars[chars.index(chars.startIndex, offsetBy: 2)..<close.lowerBound]
-                    out += inner.split(separator: "|").last.map(String.init) ?? ""
-                    chars = chars[close.upperBound...]
-                    continue
-                }
+            if c == "[" && next == "[", let close = nextClosingPair(from: i) {
+                out += chars[(i + 2)..<close].split(separator: "|").last.map { String($0) } ?? ""
+                i = close + 2
+                continue
             }
-            if c == "[" , let close = chars.firstIndex(of: "]"), chars[chars.index(after: close)...].first == "(",
-               let paren = chars[close...].firstIndex(of: ")") {
-                out += chars[chars.index(after: chars.startIndex)..<close]
-                chars = chars[chars.index(after: paren)...]
+            if c == "[", let close = nextBracket(from: i), close + 1 < e, chars[close + 1] == "(", let paren = nextParen(from: close) {
+                out += String(chars[(i + 1)..<close])
+                i = paren + 1
                 continue
             }
             // An inline HTML tag (`<button class=...>`, `</span>`) is markup, not text.
-            if c == "<", let next = chars.dropFirst().first, next.isLetter || next == "/", let close = chars.firstIndex(of: ">") {
-                chars = chars[chars.index(after: close)...]
+            if c == "<", let next, next.isLetter || next == "/", let close = nextAngle(from: i) {
+                i = close + 1
                 continue
             }
-            if c == "*" || c == "_" || c == "`" || c == "~" { chars = chars.dropFirst(); continue }
+            if c == "*" || c == "_" || c == "`" || c == "~" { i += 1; continue }
             out.append(c)
-            chars = chars.dropFirst()
+            i += 1
         }
         return String(out.trimmingBlanks)
     }

@@ -40,4 +40,36 @@ import Testing
         let used = Note(path: "u.md", bytes: Array("---\nbase: &b {a: 1}\nother: *b\n---\nbody\n".utf8))
         #expect(used.warnings.isEmpty && used.frontMatter["other"] == .map([("a", .scalar("1"))]))
     }
+
+    /// Each `[` searched for its closers to the line's end (in the link scan and in the snippet's
+    /// plain text), each backtick run or `<!--` to the block's end, each line for its comments,
+    /// and cmark-gfm's inline parser and table rows were quadratic too: a few hundred KB of `[`
+    /// hung every reader for hours. They are read in linear time, and the notes' other links and
+    /// tags are still found.
+    static let quadraticShapes: [String] = [
+        String(repeating: "[", count: 200_000), String(repeating: "[[", count: 100_000), String(repeating: "![[", count: 100_000),
+        String(repeating: "[a](", count: 100_000), String(repeating: "[a](<", count: 100_000), String(repeating: "![[]()", count: 50_000),
+        String(repeating: "[[a|", count: 100_000), (1..<2_000).map { String(repeating: "`", count: $0) + "a" }.joined(),
+        String(repeating: "<!-- ", count: 100_000), String(repeating: "%% `", count: 50_000),
+        "😀" + String(repeating: "[a](", count: 100_000), String(repeating: "|", count: 200_000) + "\n|-|",
+        String(repeating: "%%[[a]]%%\n", count: 50_000),
+    ]
+
+    @Test func linesThatMadeTheLinkScanQuadraticAreReadAndTheRestStillCounts() {
+        for shape in Self.quadraticShapes {
+            let note = Note(path: "h.md", bytes: Array(("# H\n\nbefore [[Kept]] #kepttag\n\n" + shape + "\n").utf8))
+            #expect(note.links.contains { $0.target == "Kept" } && note.tags.contains("kepttag"), "\(shape.prefix(12))")
+        }
+        // The first heading's readable title, found the same way.
+        let title = Note(path: "t.md", bytes: Array(("# " + String(repeating: "[[a](", count: 50_000) + "\n").utf8)).title
+        #expect(title.hasPrefix("[[a]("))
+        // A line of prose with many brackets that are no links keeps its links.
+        let prose = (0..<300).map { "see [\($0)] and " }.joined() + "[the note](Target.md) #late"
+        let note = Note(path: "p.md", bytes: Array(prose.utf8))
+        #expect(note.links.map(\.target) == ["Target.md"] && note.tags == ["late"])
+        // A table wider than the cells cmark is shown of a row is still a table: its `\|` is a
+        // link's bar, as in any table.
+        let wide = "|" + String(repeating: " c |", count: 300) + "\n|" + String(repeating: "---|", count: 300) + "\n| [[Wide\\|shown]] |" + String(repeating: " x |", count: 299) + "\n"
+        #expect(Note(path: "w.md", bytes: Array(wide.utf8)).links.map(\.target) == ["Wide"])
+    }
 }
