@@ -33,6 +33,10 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
         return FrontMatterMerge(local: local.block, remote: remote.block, conflictingKeys: local.conflicts)
     }
 
+    /// How many block lines the key-by-key merge may read again (changed keys times the block's
+    /// lines): 250,000 is a block of 500 keys each changed, a second or so of YAML parsing.
+    static let keyByKeyBudget = 250_000
+
     /// Keys that hold sets whose items compare without case and without a leading `#`.
     private static let caseInsensitiveLists: Set<String> = ["tags", "aliases"]
     /// Keys that record when the note last changed, as `recordsChangeTime` spells them: of two
@@ -75,7 +79,19 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
         var previousInSecondary: String? = nil
         let order = other.keyedLines.map(\.key) + editor.keyedLines.map(\.key) + ancestor.keyedLines.map(\.key)
         var seen = Set<[UInt8]>()
-        for key in order where seen.insert(Array(key.utf8)).inserted {
+        // Each edit reads the block again to check that it means what it intends: the block's
+        // lines once per changed key. Past a budget, every changed key is a conflict (this side's
+        // value stays, the other's goes to the conflict file): a synced block of 2,000 keys, each
+        // changed, took minutes in every pull that merged it (regression).
+        let changed = order.filter { key in
+            let k = Array(key.utf8)
+            return seen.insert(k).inserted && !same(s[k], b[k]) && !same(p[k], s[k])
+        }
+        seen = []
+        let blockLines = max(editor.keyedLines.count, other.keyedLines.count, ancestor.keyedLines.count) + 1
+        let overBudget = changed.count * blockLines > Self.keyByKeyBudget
+        if overBudget { conflicts = changed }
+        for key in order where !overBudget && seen.insert(Array(key.utf8)).inserted {
             defer { if s[Array(key.utf8)] != nil { previousInSecondary = key } }
             let (pl, sl, bl) = (p[Array(key.utf8)], s[Array(key.utf8)], b[Array(key.utf8)])
             if same(sl, bl) || same(pl, sl) { continue }
@@ -124,8 +140,8 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
         }
         // In the primary side's order; a key the primary side removed comes last.
         let present = editor.keyedLines.map(\.key)
-        func among(_ keys: [String]) -> (String) -> Bool { { key in keys.contains { $0.isIdentical(to: key) } } }
-        let ordered = present.filter(among(conflicts)) + conflicts.filter { !among(present)($0) }
+        let (conflicting, kept) = (Set(conflicts.map { Array($0.utf8) }), Set(present.map { Array($0.utf8) }))
+        let ordered = present.filter { conflicting.contains(Array($0.utf8)) } + conflicts.filter { !kept.contains(Array($0.utf8)) }
         return (editor.document.frontMatter, ordered)
     }
 

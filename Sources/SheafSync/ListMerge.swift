@@ -51,57 +51,60 @@ enum ListMerge {
         // The primary side's own insertions (not replacements): additions at one place go
         // local first.
         let localInsertions = Set(gaps(bk, pk).filter { $0.base.isEmpty }.flatMap { Array($0.side) })
-        var anchor = -1
+        // The result as a list linked in order (an insertion is no shift of what follows), and
+        // the places of each key's kept primary items: a secondary item that is not an addition
+        // comes before that key's additions in the secondary list, so its n-th occurrence is
+        // the n-th kept primary one.
+        // Node 0 is the start, node i + 1 is result[i], each added item a node appended.
+        var slots: [FrontMatterEditor.ListSlot?] = [nil] + result.map(\.slot)
+        var next = (0..<result.count).map { $0 + 1 } + [-1]
+        var keptPlaces: [String: [Int]] = [:]
+        for (i, entry) in result.enumerated() { keptPlaces[entry.key, default: []].append(i + 1) }
+        func isLocalInsertion(_ node: Int) -> Bool {
+            if node <= result.count, case .existing(let i)? = slots[node] { return localInsertions.contains(i) }
+            return false
+        }
+        var anchor = 0
         var used: [String: Int] = [:]
         for (j, k) in sk.enumerated() {
             if inserted.contains(j) {
-                var at = anchor + 1
-                while at < result.count, case .existing(let i) = result[at].slot, localInsertions.contains(i) { at += 1 }
-                result.insert((.new(s[j]), k), at: at)
-                anchor = at
+                var at = anchor
+                while next[at] >= 0, isLocalInsertion(next[at]) { at = next[at] }
+                slots.append(.new(s[j]))
+                next.append(next[at])
+                next[at] = slots.count - 1
+                anchor = slots.count - 1
             } else {
-                // The n-th occurrence of this item in the secondary list is the n-th in the result.
                 let n = used[k, default: 0]
                 used[k] = n + 1
-                let matches = result.indices.filter { result[$0].key == k }
-                if n < matches.count { anchor = matches[n] }
+                if let places = keptPlaces[k], n < places.count { anchor = places[n] }
             }
         }
-        return .merged(result.map(\.slot))
+        var merged: [FrontMatterEditor.ListSlot] = []
+        var node = next[0]
+        while node >= 0, let slot = slots[node] { merged.append(slot); node = next[node] }
+        return .merged(merged)
     }
 
-    /// Whether both sides replaced the same ancestor items, each by different items.
+    /// Whether both sides replaced the same ancestor items, each by different items. Each side's
+    /// replacements are in order and apart, so one sweep meets every overlapping pair.
     private static func bothReplacedTheSameItemDifferently(base: [String], primary: [String], secondary: [String]) -> Bool {
         let ours = gaps(base, primary).filter { !$0.base.isEmpty && !$0.side.isEmpty }
         let theirs = gaps(base, secondary).filter { !$0.base.isEmpty && !$0.side.isEmpty }
-        for a in ours {
-            for b in theirs where a.base.overlaps(b.base) && primary[a.side] != secondary[b.side] { return true }
+        var (i, j) = (0, 0)
+        while i < ours.count && j < theirs.count {
+            let (a, b) = (ours[i], theirs[j])
+            if a.base.overlaps(b.base) && primary[a.side] != secondary[b.side] { return true }
+            if a.base.upperBound <= b.base.upperBound { i += 1 } else { j += 1 }
         }
         return false
     }
 
-    /// The stretches where `side` differs from `base` (by a longest common subsequence): the
-    /// ancestor items it removed there and the items it wrote there.
+    /// The stretches where `side` differs from `base`: the ancestor items it removed there and
+    /// the items it wrote there (the line diff's, on items: a table of common subsequences was
+    /// the product of both lengths, and a synced list of 8,000 tags took half a gigabyte and
+    /// minutes in every pull that merged it; regression).
     static func gaps(_ base: [String], _ side: [String]) -> [(base: Range<Int>, side: Range<Int>)] {
-        let n = base.count, m = side.count
-        var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = base[i] == side[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-            }
-        }
-        var result: [(base: Range<Int>, side: Range<Int>)] = []
-        var (i, j, gi, gj) = (0, 0, 0, 0)
-        func closeGap() {
-            if i > gi || j > gj { result.append((gi..<i, gj..<j)) }
-        }
-        while i < n && j < m {
-            if base[i] == side[j] {
-                closeGap(); i += 1; j += 1; gi = i; gj = j
-            } else if table[i + 1][j] >= table[i][j + 1] { i += 1 } else { j += 1 }
-        }
-        i = n; j = m
-        closeGap()
-        return result
+        SequenceDiff.gaps(base, side)
     }
 }
