@@ -82,11 +82,15 @@ extension VaultLinkMap {
         guard !ranges.isEmpty else { return [] }
         var starts = [0]
         for (i, b) in utf8.enumerated() where b == 0x0A { starts.append(i + 1) }
+        // One string per line, shared by the references on it: a copy each took gigabytes for a
+        // synced line of 170 KB holding thousands of links (regression).
+        var lineTexts: [Int: String] = [:]
         return ranges.map { range in
             let line = Self.line(of: range.lowerBound, starts: starts)
             var end = line + 1 < starts.count ? starts[line + 1] - 1 : utf8.count
             if end > starts[line] && utf8[end - 1] == 0x0D { end -= 1 }
-            let lineText = String(decoding: utf8[starts[line]..<end], as: UTF8.self)
+            let lineText = lineTexts[line] ?? String(decoding: utf8[starts[line]..<end], as: UTF8.self)
+            lineTexts[line] = lineText
             return LinkReference(path: notePath, line: line, lineText: lineText,
                                  columns: (range.lowerBound - starts[line])..<(min(range.upperBound, end) - starts[line]))
         }

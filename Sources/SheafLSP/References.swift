@@ -28,11 +28,14 @@ extension LanguageServer {
     /// References as protocol locations (columns counted in UTF-16 on each reference's line).
     private func locations(_ references: [LinkReference]) -> [[String: Any]] {
         var locations: [[String: Any]] = []
+        var last: (path: String, line: Int, columns: UTF16Columns)?  // references come line by line
         for reference in references {
             guard let uri = uri(ofVaultPath: reference.path) else { continue }
-            let line = Array(reference.lineText.utf8)
-            let start = String(decoding: line[..<reference.columns.lowerBound], as: UTF8.self).utf16.count
-            let end = String(decoding: line[..<reference.columns.upperBound], as: UTF8.self).utf16.count
+            if last?.path != reference.path || last?.line != reference.line {
+                last = (reference.path, reference.line, UTF16Columns(Array(reference.lineText.utf8)))
+            }
+            let start = last!.columns.units(before: reference.columns.lowerBound)
+            let end = last!.columns.units(before: reference.columns.upperBound)
             locations.append(["uri": uri, "range": [
                 "start": Position(line: reference.line, character: start).json,
                 "end": Position(line: reference.line, character: end).json,

@@ -13,6 +13,8 @@ struct TextDocument {
     private(set) var lineStarts: [Int]
     /// The note's links and headings, parsed once per text (`LanguageServer.outline`).
     var outline: NoteOutline?
+    /// The UTF-16 units before each offset, for positions.
+    private(set) var columns = UTF16Columns([])
 
     init(uri: String, path: String?, version: Int, text: String) {
         self.uri = uri
@@ -30,6 +32,7 @@ struct TextDocument {
         bytes = Array(text.utf8)
         lineStarts = [0]
         for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
+        columns = UTF16Columns(bytes)
     }
 
     /// The line holding UTF-8 offset `offset`.
@@ -53,8 +56,7 @@ struct TextDocument {
     func position(ofByte offset: Int) -> Position {
         let offset = max(0, min(offset, bytes.count))
         let line = line(ofByte: offset)
-        let character = String(decoding: bytes[lineStarts[line]..<offset], as: UTF8.self).utf16.count
-        return Position(line: line, character: character)
+        return Position(line: line, character: columns.units(before: offset) - columns.units(before: lineStarts[line]))
     }
 
     /// The UTF-8 offset of a protocol position (clamped to the line, and to a character's start).

@@ -109,3 +109,16 @@ async def test_references_on_a_tag_are_every_place_it_is_written(client: Languag
     line = (VAULT / path).read_text().split("\n").index(line_text)
     start = utf16(line_text[: line_text.index("#todo") + 1])
     assert found == [(uri(VAULT, path), line, start, start + 4)]
+
+
+async def test_positions_on_one_long_line_of_links_are_counted_once(client: LanguageClient):
+    # Regression: each position decoded its line's prefix again, so a synced note of one 1 MB
+    # line of links (50,000 of them, with accents and a character outside the BMP) took minutes
+    # per request. Every link is there, at its UTF-16 column.
+    piece = "[[Open questions]] éé𝄞 "
+    text = piece * 50_000 + "\n"
+    doc = open_note(client, VAULT, "Draft.md", text)
+    links = await client.text_document_document_link_async(types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=doc)))
+    assert len(links) == 50_000
+    last = max(links, key=lambda l: l.range.start.character)
+    assert (last.range.start.line, last.range.start.character) == (0, utf16(piece) * 49_999 + 2)
