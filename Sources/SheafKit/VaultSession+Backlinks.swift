@@ -34,7 +34,8 @@ extension VaultSession {
                 }.map { Note.Place(offset: $1, kind: $0.kind, target: $0.target) }
             }
             var lines: [String] = []
-            for line in Note.linkLines(at: places, inText: text) where !lines.contains(line) { lines.append(line) }
+            var seen = Set<String>()
+            for line in Note.linkLines(at: places, inText: text) where seen.insert(line).inserted { lines.append(line) }
             return lines.isEmpty ? nil : Backlink(path: from, title: title, lines: lines)
         }
     }

@@ -59,9 +59,10 @@ extension VaultSession {
         let body = Array(found.note.body.utf8)
         var links: [ResolvedLink] = []
         var properties: [(key: String, resolved: String?, target: String)] = []
+        let propertyKey = found.note.propertyKeys()
         for link in found.note.links {
             if link.inFrontMatter {
-                let key = found.note.propertyKey(of: link)
+                let key = propertyKey(link.target)
                 properties.append((key, targets.resolve(link, from: path), link.target))
                 continue
             }

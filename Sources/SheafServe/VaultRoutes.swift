@@ -153,6 +153,15 @@ struct VaultRoutes: Sendable {
 
     // MARK: notes
 
+    /// The property link a value shows: the first resolved link of its key that the value's own
+    /// wiki-link names.
+    static func propertyLink(in text: String, resolved: [String: String]) -> (target: String, resolved: String?)? {
+        for target in Note.wikiLinkTargets(in: text) {
+            if let reached = resolved[target] { return (target, reached) }
+        }
+        return nil
+    }
+
     /// The note's page; `saved` says how a save just ended.
     func note(_ path: String, saved: String?) async throws -> Response {
         guard let page = try await withSession({ session throws(SheafError) in try session.notePage(at: path) }) else {
@@ -160,9 +169,16 @@ struct VaultRoutes: Sendable {
         }
         let note = page.note.note
         let crumbs = noteCrumbs(path)
+        // The resolved property links by key, then by target: a search of all of them for each
+        // value made a page of thousands quadratic (regression).
+        var resolvedByKey: [String: [String: String]] = [:]
+        for link in page.propertyLinks {
+            guard let resolved = link.resolved else { continue }
+            if resolvedByKey[link.key]?[link.target] == nil { resolvedByKey[link.key, default: [:]][link.target] = resolved }
+        }
         let properties = note.frontMatter.entries.filter { $0.key != "tags" }.map { entry -> [String: Any] in
             let values = entry.value.flattenedText.map { text -> [String: Any] in
-                let link = page.propertyLinks.first { $0.key == entry.key && text.contains("[[" + $0.target) && $0.resolved != nil }
+                let link = Self.propertyLink(in: text, resolved: resolvedByKey[entry.key] ?? [:])
                 let url = link?.resolved.map { VaultPath.isNote($0) ? WebPaths.url("/n", $0) : WebPaths.url("/file", $0) }
                 return url.map { ["text": text, "url": $0] } ?? ["text": text]
             }

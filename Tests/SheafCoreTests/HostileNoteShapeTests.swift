@@ -72,4 +72,21 @@ import Testing
         let wide = "|" + String(repeating: " c |", count: 300) + "\n|" + String(repeating: "---|", count: 300) + "\n| [[Wide\\|shown]] |" + String(repeating: " x |", count: 299) + "\n"
         #expect(Note(path: "w.md", bytes: Array(wide.utf8)).links.map(\.target) == ["Wide"])
     }
+
+    /// A backlinks list walked to a line's ends for each link, and searched the front-matter for
+    /// each property link's key: a synced line of 40,000 links, or 20,000 keys each holding one,
+    /// made the backlinks of the linked note and its page take minutes.
+    @Test func backlinkLinesAndPropertyKeysOfThousandsOfLinksAreFoundOnce() throws {
+        let line = String(repeating: "[[Target]] é ", count: 40_000)
+        let places = (0..<40_000).map { Note.Place(offset: $0 * 14 + 2, kind: .wiki, target: "Target") }
+        let lines = Note.linkLines(at: places, inText: line + "\n")
+        #expect(lines.count == 40_000 && lines[20_000].hasPrefix("…") && lines[20_000].hasSuffix("…"))
+        #expect(lines[0].hasPrefix("[[Target]] é") && lines[0].utf8.count <= 2 + Note.contextAfter + 3)
+        let block = (0..<20_000).map { "k\($0): \"[[T\($0)|shown]]\"\n" }.joined()
+        let note = Note(path: "p.md", bytes: Array(("---\n" + block + "---\nbody\n").utf8))
+        let keyOf = note.propertyKeys()
+        #expect(keyOf("T19999") == "k19999" && keyOf("T0") == "k0" && keyOf("Nowhere") == "")
+        let propertyLines = Note.linkLines(at: [Note.Place(offset: 0, kind: .property, target: "T123")], inText: "---\n" + block + "---\n")
+        #expect(propertyLines == ["k123: [[T123]]"])
+    }
 }
