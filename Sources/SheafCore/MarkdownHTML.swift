@@ -21,6 +21,7 @@ public enum MarkdownHTML {
 
     /// The HTML of `markdown` (a note's body, links already made into markdown links).
     public static func render(_ markdown: String) -> String {
+        if isTooCostly(markdown.utf8) { return asText(markdown) }
         let options = sheaf_cmark_html_options()
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }  // after rendering: the tree uses its memory
@@ -37,6 +38,39 @@ public enum MarkdownHTML {
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
         return withHeadingIDs(String(cString: rendered), headings)
+    }
+
+    /// Whether cmark-gfm 0.29.0.gfm.6 (Debian's) would take minutes on `bytes`: its inline parser
+    /// is quadratic in the `![` openers (300 KB of `![[]()` took 20 s), and its tables in the cells
+    /// of a row (a row of 200,000 `|`, minutes). A synced note must not hang the page that shows
+    /// it; no real note has 5,000 images, or rows whose cells squared pass 50 million.
+    static func isTooCostly(_ bytes: String.UTF8View) -> Bool {
+        var images = 0, cellWork = 0, pipes = 0, previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case 0x5B where previous == 0x21: images += 1
+            case 0x7C: pipes += 1
+            case 0x0A, 0x0D: cellWork += pipes * pipes; pipes = 0
+            default: break
+            }
+            previous = byte
+        }
+        return images > 5_000 || cellWork + pipes * pipes > 50_000_000
+    }
+
+    /// A note too costly to render, as its text.
+    static func asText(_ markdown: String) -> String {
+        var out = "<p><em>This note is shown as plain text: its markdown is too costly to render.</em></p>\n<pre>"
+        for scalar in markdown.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "</pre>\n"
     }
 
     /// The id of a heading whose text is `text`: lowercased letters, digits and their combining

@@ -9,13 +9,20 @@ import SheafKit
 
 enum NoteHTML {
     static func body(of page: NotePage) -> String {
-        var bytes = Array(page.note.note.body.utf8)
-        for resolved in page.links.sorted(by: { $0.span.lowerBound > $1.span.lowerBound }) {
-            guard resolved.span.upperBound <= bytes.count else { continue }
-            let original = String(decoding: bytes[resolved.span], as: UTF8.self)
-            let replacement = markdown(for: resolved, original: original, notePath: page.note.path)
-            bytes.replaceSubrange(resolved.span, with: Array(replacement.utf8))
+        // One pass in order: a replacement in place per link moved the rest of the body each
+        // time, quadratic for a synced note of 80,000 links (regression).
+        let body = Array(page.note.note.body.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count)
+        var copied = 0
+        for resolved in page.links.sorted(by: { $0.span.lowerBound < $1.span.lowerBound }) {
+            guard resolved.span.lowerBound >= copied, resolved.span.upperBound <= body.count else { continue }
+            bytes += body[copied..<resolved.span.lowerBound]
+            let original = String(decoding: body[resolved.span], as: UTF8.self)
+            bytes += Array(markdown(for: resolved, original: original, notePath: page.note.path).utf8)
+            copied = resolved.span.upperBound
         }
+        bytes += body[copied...]
         return MarkdownHTML.render(String(decoding: bytes, as: UTF8.self))
     }
 

@@ -89,4 +89,18 @@ import Testing
         let propertyLines = Note.linkLines(at: [Note.Place(offset: 0, kind: .property, target: "T123")], inText: "---\n" + block + "---\n")
         #expect(propertyLines == ["k123: [[T123]]"])
     }
+
+    /// cmark-gfm renders `![[]()` repeated, or rows of thousands of cells, in quadratic time: a
+    /// synced note hung its page in `sheaf serve`. Such a note is shown as its text, escaped; a
+    /// wide table and a note of many images still render.
+    @Test func aNoteTooCostlyForTheMarkdownRendererIsShownAsText() {
+        for shape in [String(repeating: "![[]()", count: 50_000), String(repeating: "|", count: 200_000) + "\n|-|\n",
+                      String(repeating: "a|", count: 8_000) + "\n" + String(repeating: "-|", count: 8_000) + "\n"] {
+            let html = MarkdownHTML.render("<b>x</b>\n\n" + shape)
+            #expect(html.contains("shown as plain text") && html.contains("&lt;b&gt;x&lt;/b&gt;") && !html.contains("<b>"))
+        }
+        let wide = "|" + String(repeating: " c |", count: 300) + "\n|" + String(repeating: "---|", count: 300) + "\n"
+        #expect(MarkdownHTML.render(wide).contains("<table>"))
+        #expect(MarkdownHTML.render(String(repeating: "![a](/thumb/a.png)\n\n", count: 1_000)).contains("<img"))
+    }
 }
