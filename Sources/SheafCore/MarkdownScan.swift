@@ -29,6 +29,9 @@ public struct MarkdownScan: Sendable, Equatable {
     }
     /// The first ~150 characters of plain text.
     public var snippet: String = ""
+    /// Whether the blocks were read line by line: a note too large for cmark-gfm's tree
+    /// (`MarkdownBlocks.nodeBudget`).
+    public var blocksByLines = false
 
     public static let snippetLength = 150
 
@@ -38,7 +41,9 @@ public struct MarkdownScan: Sendable, Equatable {
         var snippetParts: [String] = []
         var snippetCount = 0
         var seenTags = Set<String>()
-        let blocks = MarkdownBlocks.textBlocks(bytes).filter { $0.lines.upperBound < starts.count }
+        blocksByLines = MarkdownBlocks.exceedsNodeBudget(bytes)
+        let blocks = (blocksByLines ? MarkdownBlocks.linesAsBlocks(bytes) : MarkdownBlocks.textBlocks(bytes))
+            .filter { $0.lines.upperBound < starts.count }
         let comments = Self.obsidianComments(bytes, starts, blocks)
         var bodyTextSeen = false
         for block in blocks {

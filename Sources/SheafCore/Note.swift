@@ -9,6 +9,7 @@ public enum NoteWarning: Equatable, Sendable, CustomStringConvertible {
     case notUTF8
     case binary
     case tooLarge(bytes: Int)
+    case blocksByLines
 
     public var description: String {
         switch self {
@@ -16,6 +17,8 @@ public enum NoteWarning: Equatable, Sendable, CustomStringConvertible {
         case .notUTF8: return "not valid UTF-8; read as far as possible, never rewritten"
         case .binary: return "binary content in a .md file; indexed by name only"
         case .tooLarge(let n): return "larger than 10 MB (\(n / 1_000_000) MB); indexed by path and title only"
+        case .blocksByLines:
+            return "over \(MarkdownBlocks.nodeBudget) lines, table cells and inline marks; its blocks read line by line (only fenced code told apart), never rewritten"
         }
     }
 }
@@ -97,6 +100,7 @@ public struct Note: Sendable {
             }
         }
         let scan = MarkdownScan(body: body)
+        if scan.blocksByLines { warnings.append(.blocksByLines) }
 
         let fmTags = frontMatter.stringList("tags").map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }
         var seen = Set<String>()

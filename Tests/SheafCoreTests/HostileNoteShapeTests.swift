@@ -103,4 +103,17 @@ import Testing
         #expect(MarkdownHTML.render(wide).contains("<table>"))
         #expect(MarkdownHTML.render(String(repeating: "![a](/thumb/a.png)\n\n", count: 1_000)).contains("<img"))
     }
+
+    /// cmark-gfm builds a node for each line, table cell and inline mark before it gives a block:
+    /// a synced note of 10 MB of short lines took it gigabytes. Past its budget, the blocks are
+    /// read line by line, fenced code still told apart, and the note says so and is never
+    /// rewritten.
+    @Test func aNoteOfMillionsOfLinesIsReadLineByLineAndSaysSo() {
+        let text = "# Many\n\n[[Kept]] #kept\n\n```\n[[InCode]] #incode\n```\n\n" + String(repeating: "a\n", count: 1_100_000) + "## Late [[End]]\n"
+        let note = Note(path: "m.md", bytes: Array(text.utf8))
+        #expect(note.warnings == [.blocksByLines] && !note.isEditable)
+        #expect(note.links.map(\.target) == ["Kept", "End"] && note.tags == ["kept"] && note.title == "Many")
+        let small = Note(path: "s.md", bytes: Array(String(repeating: "a\n", count: 1_000).utf8))
+        #expect(small.warnings.isEmpty)
+    }
 }
