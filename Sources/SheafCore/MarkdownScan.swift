@@ -303,10 +303,10 @@ public struct MarkdownScan: Sendable, Equatable {
     static func scanLine(_ b: [UInt8], _ start: Int, _ end: Int, excluded: [Range<Int>], cursor: inout Int,
                          inTable: Bool, links: inout [Link], tag: (String, Range<Int>) -> Void) {
         var i = start
-        // Each `[` looks ahead for its closers, to the line's end when there are none: a line of
-        // 200,000 `[` (or `[a](` ...) made that quadratic, and a synced note hung every command
-        // that read it (regression). The lookahead of one line is capped at 64 times its length
-        // (a line of prose spends one or two); past that, its brackets are text.
+        // Each `[` of a markdown link looks ahead for its closers, to the line's end when there
+        // are none: a line of 200,000 `[` (or `[a](` ...) made that quadratic, and a synced note
+        // hung every command that read it (regression). That lookahead is capped at 64 times the
+        // line's length (a line of prose spends one or two); past it, `[text](target)` is text.
         var lookahead = 64 * (end - start)
         while i < end {
             while cursor < excluded.count && excluded[cursor].upperBound <= i { cursor += 1 }
@@ -329,23 +329,23 @@ public struct MarkdownScan: Sendable, Equatable {
                 i = max(j, i + 1)
                 continue
             }
-            if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B), lookahead > 0 {
+            if c == 0x5B || (c == 0x21 && i + 1 < end && b[i + 1] == 0x5B) {
                 let embed = c == 0x21
                 let open = embed ? i + 1 : i
-                var looked = open
-                defer { lookahead -= looked - open }
-                if open + 1 < end && b[open + 1] == 0x5B,
-                   let (link, after) = wikiLink(b, open, end, embed: embed, inTable: inTable, looked: &looked) {
+                // A wiki-link's search ends at the next `[[`: linear over any line, so never capped.
+                if open + 1 < end && b[open + 1] == 0x5B, let (link, after) = wikiLink(b, open, end, embed: embed, inTable: inTable) {
                     links.append(link)
                     i = after
                     continue
                 }
-                var further = open
-                defer { lookahead -= further - open }
-                if let (link, after) = markdownLink(b, open, end, embed: embed, looked: &further) {
-                    if let link { links.append(link) }
-                    i = after
-                    continue
+                if lookahead > 0 {
+                    var looked = open
+                    defer { lookahead -= looked - open }
+                    if let (link, after) = markdownLink(b, open, end, embed: embed, looked: &looked) {
+                        if let link { links.append(link) }
+                        i = after
+                        continue
+                    }
                 }
             }
             i += 1
@@ -360,16 +360,8 @@ public struct MarkdownScan: Sendable, Equatable {
     /// `[[target#fragment|label]]` starting at `open` (the first `[`). The bar may be written
     /// `\|` (as a table cell needs): the backslash is not part of the target.
     static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, inTable: Bool = false, kind: Link.Kind? = nil) -> (Link, Int)? {
-        var looked = 0
-        return wikiLink(b, open, end, embed: embed, inTable: inTable, kind: kind, looked: &looked)
-    }
-
-    /// `looked`: how far the search read, found or not.
-    static func wikiLink(_ b: [UInt8], _ open: Int, _ end: Int, embed: Bool, inTable: Bool = false, kind: Link.Kind? = nil,
-                         looked: inout Int) -> (Link, Int)? {
         let start = open + 2
         var j = start
-        defer { looked = j }
         while j + 1 < end && !(b[j] == 0x5D && b[j + 1] == 0x5D) {
             if b[j] == 0x5B && b[j + 1] == 0x5B { return nil }
             j += 1

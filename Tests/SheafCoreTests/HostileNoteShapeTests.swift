@@ -67,6 +67,10 @@ import Testing
         let prose = (0..<300).map { "see [\($0)] and " }.joined() + "[the note](Target.md) #late"
         let note = Note(path: "p.md", bytes: Array(prose.utf8))
         #expect(note.links.map(\.target) == ["Target.md"] && note.tags == ["late"])
+        // Past the markdown links' lookahead (300 unclosed `[` each looking to the end), a
+        // wiki-link is still a link: its search ends at the next `[[`.
+        let intervals = String(repeating: "[0, 1) ", count: 300) + "[[Kept]]"
+        #expect(Note(path: "i.md", bytes: Array(intervals.utf8)).links.map(\.target) == ["Kept"])
         // A table wider than the cells cmark is shown of a row is still a table: its `\|` is a
         // link's bar, as in any table.
         let wide = "|" + String(repeating: " c |", count: 300) + "\n|" + String(repeating: "---|", count: 300) + "\n| [[Wide\\|shown]] |" + String(repeating: " x |", count: 299) + "\n"
