@@ -63,6 +63,10 @@ struct TreeSafety {
 
     static let knownModes: Set<UInt32> = [0o100644, 0o100755, 0o120000, 0o160000]
 
+    /// Rounds of the links' walk that refuse the new link a walk passes through, before every
+    /// changed link is refused at once.
+    static let cascadeRounds = 16
+
     /// Sorts a commit's entries into those that may be written and those refused. With
     /// `accepted` (the local commit the pull starts from, whose entries were written or checked
     /// already), only the entries that differ from it are checked: an entry the local tree holds
@@ -118,22 +122,34 @@ struct TreeSafety {
         // the pull moves to is walked again against that tree's links; the new link it passes
         // through is refused, else the link itself (regression: the kept old link was never
         // walked again, and a new `a/b/up -> ..` made it lead out).
+        //
+        // Until nothing more is refused: each round refuses only the first new link a walk
+        // passes through, and a chain of 18 new links outlasted a cap of 16 rounds, after which
+        // the rest of the chain was written and a link led out of the vault (regression). Past
+        // `cascadeRounds`, every changed link is refused at once (the accepted links come back)
+        // and each link that still leads out is dropped, so every further round drops one at
+        // least, and the walk ends.
         let changedLinks = Set(changed.filter(\.file.isSymlink).map(\.path))
-        if !changedLinks.isEmpty {
-            for _ in 0..<16 {
-                let tree = try finalTree()
-                let links = Set(tree.filter(\.file.isSymlink).map(\.path))
-                let isLink: ([UInt8]) -> Bool = { links.contains($0) || symlinks.onDisk($0) }
-                var refusedMore = false
-                for entry in tree where entry.file.isSymlink {
-                    guard let refusal = try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), isLink) else { continue }
-                    if let through = refusal.through, changedLinks.contains(through), !refusedPaths.contains(through), !droppedPaths.contains(through) {
-                        refusedMore = refuse(through, "a symlink that another link's target (\(String(decoding: entry.path, as: UTF8.self))) would pass through") || refusedMore
-                    } else {
-                        refusedMore = refuse(entry.path, refusal.reason, keeping: false) || refusedMore
-                    }
+        var round = 0, refusedMore = !changedLinks.isEmpty
+        while refusedMore {
+            round += 1
+            refusedMore = false
+            if round == Self.cascadeRounds + 1 {
+                for path in changedLinks.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    refuse(path, "a symlink among new links that lead out of the vault through one another")
                 }
-                if !refusedMore { break }
+            }
+            let tree = try finalTree()
+            let links = Set(tree.filter(\.file.isSymlink).map(\.path))
+            let isLink: ([UInt8]) -> Bool = { links.contains($0) || symlinks.onDisk($0) }
+            for entry in tree where entry.file.isSymlink {
+                guard let refusal = try symlinkRefusal(at: entry.path, target: repository.blobBytes(entry.file.blob), isLink) else { continue }
+                if round <= Self.cascadeRounds, let through = refusal.through, changedLinks.contains(through),
+                   !refusedPaths.contains(through), !droppedPaths.contains(through) {
+                    refusedMore = refuse(through, "a symlink that another link's target (\(String(decoding: entry.path, as: UTF8.self))) would pass through") || refusedMore
+                } else {
+                    refusedMore = refuse(entry.path, refusal.reason, keeping: false) || refusedMore
+                }
             }
         }
         guard !refusedPaths.isEmpty || !droppedPaths.isEmpty else { return verdict }

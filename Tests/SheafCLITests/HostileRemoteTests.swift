@@ -170,6 +170,27 @@ func plantCommit(in bare: String, _ entries: [(path: String, content: String)], 
         #expect(lands.hasPrefix(real + "/"), "l.md leads to \(lands)")
     }
 
+    /// Regression: each round of the links' walk refused only the first new link a walk passed
+    /// through, and after 16 rounds the rest was written: `e -> d1/../d2/../.../d18/../z/w/u/../../../x`
+    /// accepted while each `dK` was a gitlink (an empty folder), then 18 `dK -> p` and a
+    /// `z/w/u -> ..` in one commit, and `e` led out of the vault. The walk goes on until nothing
+    /// more is refused.
+    @Test func aChainOfMoreNewLinksThanTheWalksRoundsNeverLeadsOutOfTheVault() {
+        let r = Replicas(2)
+        let hops = (1...18).map { "d\($0)/../" }.joined()
+        plantCommit(in: r.bare, [("p/x.md", "x\n"), ("z/w/o.md", "o\n")], symlinks: [("e", hops + "z/w/u/../../../escaped-target")],
+                    gitlinks: (1...18).map { "d\($0)" })
+        #expect(r.sync(1).status == 0)
+        plantCommit(in: r.bare, [], symlinks: (1...18).map { ("d\($0)", "p") } + [("z/w/u", "..")])
+        let pulled = r.sync(1)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        let real = (r[1] as NSString).resolvingSymlinksInPath
+        for link in ["e", "z/w/u"] + (1...18).map({ "d\($0)" }) {
+            let lands = ((r[1] + "/" + link) as NSString).resolvingSymlinksInPath
+            #expect(lands.hasPrefix(real + "/") || lands == real, "\(link) leads to \(lands)")
+        }
+    }
+
     /// The path guard split paths into Characters, and a `/` followed by a combining mark is one
     /// with it: a tree entry `..` holding `\u{301}escape.md` was the path `../\u{301}escape.md`,
     /// which held no `..` for the guard, and the pull wrote it beside the vault.
