@@ -56,21 +56,24 @@ enum MarkdownBlocks {
     /// walking it and a row of 200,000 `|` took minutes (regression). A line keeps its first
     /// `|`s, so no line becomes a thematic break, a list item or a setext underline.
     static func skeleton(_ bytes: [UInt8]) -> [UInt8] {
-        // Most notes need little or nothing: memchr finds the `!`s, and the `|`s are counted
-        // before any line is walked (a walk of every byte here was 2.4 % of a cold index).
-        var out = bytes
-        let pipes = out.withUnsafeMutableBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
+        // Most notes need nothing, and are not copied: memchr finds the `!`s, and the `|`s are
+        // counted before any line is walked (a walk of every byte here was 2.4 % of a cold index).
+        let (images, pipes) = bytes.withUnsafeBufferPointer { buffer -> ([Int], Int) in
+            guard let base = buffer.baseAddress else { return ([], 0) }
+            var images: [Int] = []
             var at = 0
             while at < buffer.count, let hit = memchr(base + at, 0x21, buffer.count - at) {
                 let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if i + 1 < buffer.count && buffer[i + 1] == 0x5B && (i == 0 || buffer[i - 1] != 0x3C) { buffer[i] = 0x61 }
+                if i + 1 < buffer.count && buffer[i + 1] == 0x5B && (i == 0 || buffer[i - 1] != 0x3C) { images.append(i) }
                 at = i + 1
             }
             var pipes = 0
             for c in buffer where c == 0x7C { pipes += 1 }
-            return pipes
+            return (images, pipes)
         }
+        guard !images.isEmpty || pipes > cellsReadInARow else { return bytes }
+        var out = bytes
+        for i in images { out[i] = 0x61 }
         guard pipes > cellsReadInARow else { return out }
         var inLine = 0
         for i in out.indices {

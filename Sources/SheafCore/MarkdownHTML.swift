@@ -19,9 +19,10 @@ public enum MarkdownHTML {
         return extensionNames.compactMap { cmark_find_syntax_extension($0) }
     }()
 
-    /// The HTML of `markdown` (a note's body, links already made into markdown links).
-    public static func render(_ markdown: String) -> String {
-        if isTooCostly(markdown.utf8) { return asText(markdown) }
+    /// The HTML of `markdown` (a note's body, links already made into markdown links); when it is
+    /// too costly to render, `source` (the body as the note holds it) as text.
+    public static func render(_ markdown: String, source: String? = nil) -> String {
+        if isTooCostly(markdown.utf8) { return asText(source ?? markdown) }
         let options = sheaf_cmark_html_options()
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }  // after rendering: the tree uses its memory
@@ -58,7 +59,7 @@ public enum MarkdownHTML {
         return images > 5_000 || cellWork + pipes * pipes > 50_000_000
     }
 
-    /// A note too costly to render, as its text.
+    /// A note too costly to render, as its text (`<`, `>`, `&` and `"` as entities).
     static func asText(_ markdown: String) -> String {
         var out = "<p><em>This note is shown as plain text: its markdown is too costly to render.</em></p>\n<pre>"
         for scalar in markdown.unicodeScalars {

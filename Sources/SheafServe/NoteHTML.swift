@@ -23,7 +23,7 @@ enum NoteHTML {
             copied = resolved.span.upperBound
         }
         bytes += body[copied...]
-        return MarkdownHTML.render(String(decoding: bytes, as: UTF8.self))
+        return MarkdownHTML.render(String(decoding: bytes, as: UTF8.self), source: page.note.note.body)
     }
 
     /// Where a link's page is: a note's page (at its heading), a file, or this note's heading.

@@ -88,7 +88,7 @@ public struct YAMLFrontMatterRules: FrontMatterRules {
             return seen.insert(k).inserted && !same(s[k], b[k]) && !same(p[k], s[k])
         }
         seen = []
-        let blockLines = max(editor.keyedLines.count, other.keyedLines.count, ancestor.keyedLines.count) + 1
+        let blockLines = [editor, other, ancestor].map { ($0.document.frontMatter?.lines.count ?? 0) + 1 }.max() ?? 1
         let overBudget = changed.count * blockLines > Self.keyByKeyBudget
         if overBudget { conflicts = changed }
         for key in order where !overBudget && seen.insert(Array(key.utf8)).inserted {

@@ -31,6 +31,8 @@ HOSTILE = {
               f'![Screenshot|400](https://evil.example/x.png)\n\n<iframe src="https://evil.example/embed/x" allowfullscreen></iframe>\n\n'
               f'<span style="background:url(https://evil.example/x.png)">styled</span> <span class="git-footer">[Copy](javascript:{CANARY} "x")</span>\n',
     "properties.md": f'---\ntitle: "<script>{CANARY}</script>"\ntags: ["<b onmouseover={CANARY}>x</b>"]\nnote: "<img src=x onerror={CANARY}>"\n---\nbody\n',
+    # cmark-gfm 0.29 is quadratic on `![[]()` repeated: the page shows the note as escaped text.
+    "costly.md": f"<script>{CANARY}</script> [[Ideas]]\n\n" + "![[]()" * 20_000 + "\n",
 }
 
 

@@ -78,6 +78,14 @@ def test_no_hostile_note_runs_script_or_loads_from_elsewhere(served, browser):
             screenshot(browser, "4-hostile-note")
 
 
+def test_a_note_too_costly_to_render_is_shown_as_its_escaped_text(served, browser):
+    browser.get(served["base"] + "/n/Hostile/costly.md")
+    assert "shown as plain text" in browser.find_element(By.CSS_SELECTOR, ".body p").text
+    text = browser.find_element(By.CSS_SELECTOR, ".body pre").text
+    assert text.startswith(f"<script>{CANARY}</script> [[Ideas]]") and text.count("![[]()") == 20_000
+    assert browser.title != "PWNED" and browser.execute_script("return window.__pwned === undefined")
+
+
 def test_an_open_note_updates_by_itself_when_its_file_changes(served, browser):
     browser.get(served["base"] + "/n/Inbox/Ideas.md")
     browser.execute_script("window.__samePage = 1")  # gone if the page were loaded again
