@@ -476,12 +476,17 @@ public struct MarkdownScan: Sendable, Equatable {
     /// removed, embeds dropped.
     public static func plainLine(_ line: String) -> String {
         let bytes = Array(line.utf8)
-        var p = 0
-        if headingLevel(bytes, 0, bytes.count) > 0 {
-            while p < bytes.count && bytes[p] == 0x23 { p += 1 }
-            while p < bytes.count && bytes[p] == 0x20 { p += 1 }
+        return plainLine(bytes, 0, bytes.count)
+    }
+
+    /// `plainLine` of bytes `start..<end` of `bytes`.
+    public static func plainLine(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String {
+        var p = start
+        if headingLevel(bytes, start, end) > 0 {
+            while p < end && bytes[p] == 0x23 { p += 1 }
+            while p < end && bytes[p] == 0x20 { p += 1 }
         }
-        return plainText(bytes, p, bytes.count)
+        return plainText(bytes, p, end)
     }
 
     /// A line with markdown punctuation removed, for snippets.

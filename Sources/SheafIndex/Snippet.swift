@@ -23,7 +23,7 @@ enum Snippet {
         let data = read.bytes
         let body: String
         let fallback: () -> String
-        if let indexed, indexed.readWhole, case .whole = read, let text = String(validating: data, as: UTF8.self), !text.utf8.contains(0) {
+        if let indexed, indexed.readWhole, case .whole = read, !holdsNUL(data), let text = String(validating: data, as: UTF8.self) {
             body = NoteDocument(text: text).body
             // The note's start, as the index stored it when the bytes are those it read.
             fallback = { GitBlobID.of(data) == indexed.hash ? indexed.snippet : MarkdownScan(body: body).snippet }
@@ -32,9 +32,10 @@ enum Snippet {
             body = note.body
             fallback = { note.snippet }
         }
+        let bytes = Array(body.utf8)
         var found: [(text: String, match: Bool)]?
-        forEachLine(of: body) { raw in
-            let line = MarkdownScan.plainLine(raw.trimmingHorizontalWhitespace)
+        forEachLine(of: bytes) { start, end in
+            let line = plainLine(bytes, start, end)
             guard !line.isEmpty else { return true }
             let matches = highlighter.matches(in: line)
             if matches.isEmpty { return true }
@@ -46,25 +47,56 @@ enum Snippet {
         return pieces(line, highlighter.matches(in: line))
     }
 
+    /// Whether `bytes` hold a NUL (a binary file named `.md` is read as the Note reads it).
+    static func holdsNUL(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in b.baseAddress.map { memchr($0, 0, b.count) != nil } ?? false }
+    }
+
+    /// `MarkdownScan.plainLine` of bytes `start..<end` of `bytes` with horizontal white space
+    /// trimmed: read in place when both ends are ASCII, else through the line as a String (a
+    /// line may end in a Unicode space).
+    static func plainLine(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String {
+        var from = start, to = end
+        while from < to, bytes[from] == 0x20 || bytes[from] == 0x09 { from += 1 }
+        while to > from, bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 { to -= 1 }
+        guard from < to else { return "" }
+        if bytes[from] < 0x80 && bytes[to - 1] < 0x80 { return MarkdownScan.plainLine(bytes, from, to) }
+        return MarkdownScan.plainLine(String(decoding: bytes[from..<to], as: UTF8.self).trimmingHorizontalWhitespace)
+    }
+
     /// Calls `visit` with each non-empty line of `text` until it returns false: the pieces of
-    /// `text.split(whereSeparator: \.isNewline)`, found one at a time. Every scalar that is a
-    /// newline Character on its own (CR, LF, VT, FF, NEL, U+2028, U+2029) is a grapheme break on
-    /// both sides, and CR LF leaves an empty piece between, which is skipped: the same lines.
+    /// `text.split(whereSeparator: \.isNewline)`, found one at a time.
     static func forEachLine(of text: String, _ visit: (Substring) -> Bool) {
-        let scalars = text.unicodeScalars
-        var start = scalars.startIndex
-        var i = start
-        while i < scalars.endIndex {
-            switch scalars[i].value {
-            case 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
-                if start < i, !visit(text[start..<i]) { return }
-                i = scalars.index(after: i)
-                start = i
-            default:
-                i = scalars.index(after: i)
-            }
+        let utf8 = text.utf8
+        forEachLine(of: Array(utf8)) { start, end in
+            visit(text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
         }
-        if start < scalars.endIndex { _ = visit(text[start...]) }
+    }
+
+    /// `forEachLine` over valid UTF-8, by byte offsets. Every scalar that is a newline Character
+    /// on its own (CR, LF, VT, FF, NEL, U+2028, U+2029) is a grapheme break on both sides, and
+    /// CR LF leaves an empty piece between, which is skipped: the same lines as `split`.
+    static func forEachLine(of bytes: [UInt8], _ visit: (Int, Int) -> Bool) {
+        bytes.withUnsafeBufferPointer { b in
+            var start = 0, i = 0
+            let n = b.count
+            while i < n {
+                let byte = b[i]
+                var width = 0
+                if byte >= 0x0A && byte <= 0x0D {
+                    width = 1
+                } else if byte == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
+                    width = 2  // U+0085
+                } else if byte == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
+                    width = 3  // U+2028, U+2029
+                }
+                if width == 0 { i += 1; continue }
+                if start < i, !visit(start, i) { return }
+                i += width
+                start = i
+            }
+            if start < n { _ = visit(start, n) }
+        }
     }
 
     /// At most `width` characters of `line`, starting a little before the first match, as

@@ -136,6 +136,21 @@ extension SearchReadPathTests {
         }
     }
 
+    /// A snippet's line is read from the body's bytes in place: the same plain text as the line
+    /// taken as a String and trimmed of its horizontal white space, Unicode spaces at its ends,
+    /// headings and markup included.
+    @Test func snippetLinesReadInPlaceAreTheTrimmedLinesPlainText() {
+        let pieces = [" ", "\t", "\u{A0}", "\u{3000}", "\u{200B}", "# ", "## ", "- ", "> ", "**run**", "*a*", "[[N|alias]]",
+                      "[t](u)", "`c`", "![i](p.png)", "é", "e\u{301}", "日本", "word", "#", "~~s~~", "<b>"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let line = (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let bytes = Array(("x\n" + line + "\ny").utf8)
+            let start = 2, end = bytes.count - 2
+            #expect(Snippet.plainLine(bytes, start, end) == MarkdownScan.plainLine(line.trimmingHorizontalWhitespace), "\(line.debugDescription)")
+        }
+    }
+
     /// A note whose body holds none of the words (it matched by its title) gets its start as the
     /// snippet: the one the index stored when the file is as indexed, the file's own once edited.
     @Test func aTitleOnlyHitsSnippetIsTheNotesStartAsItIsNow() throws {
