@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SheafCLITests",
-            dependencies: ["SheafCore", "SheafWatch", "TestSupport", "sheaf", "sheaf-serve", "sheaf-thumbnailer", "sheaf-merge-file", "MediaFixtures"]
+            dependencies: ["SheafCore", "SheafCLI", "SheafWatch", "TestSupport", "sheaf", "sheaf-serve", "sheaf-thumbnailer", "sheaf-merge-file", "MediaFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -22,6 +22,29 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-pager"), help: "Print long output straight to the terminal, without $PAGER.")
     var noPager = false
 
+    /// The options as plain values.
+    var settings: GlobalSettings {
+        GlobalSettings(vault: vault, quiet: quiet, verbose: verbose, color: color, noPager: noPager)
+    }
+
+    func apply() { settings.apply() }
+
+    /// Applies the output flags and opens the vault; its events are shown as every command but
+    /// `watch` shows them (`EventLines.command`), unless `showingEvents` is false.
+    func open(showingEvents: Bool = true) throws(SheafError) -> VaultSession {
+        try settings.open(showingEvents: showingEvents)
+    }
+}
+
+/// What the global options say: what GlobalOptions holds once ArgumentParser has read them, and
+/// what a command line read without it (SearchRequest) fills in.
+struct GlobalSettings: Equatable {
+    var vault: String?
+    var quiet = false
+    var verbose = false
+    var color: ColorChoice = .auto
+    var noPager = false
+
     func apply() {
         Terminal.quiet = quiet
         Terminal.verbose = verbose
@@ -29,8 +52,7 @@ struct GlobalOptions: ParsableArguments {
         Terminal.noPager = noPager
     }
 
-    /// Applies the output flags and opens the vault; its events are shown as every command but
-    /// `watch` shows them (`EventLines.command`), unless `showingEvents` is false.
+    /// `GlobalOptions.open`.
     func open(showingEvents: Bool = true) throws(SheafError) -> VaultSession {
         apply()
         let session = try VaultSession.open(explicit: vault)

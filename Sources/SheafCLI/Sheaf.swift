@@ -54,8 +54,13 @@ public struct Sheaf: ParsableCommand {
             Glibc.exit(2)
         }
         do {
-            var command = try parse(try CommandNames.searchArguments(arguments))
-            try command.run()
+            let sorted = try CommandNames.searchArguments(arguments)
+            if let search = SearchRequest(sorted: sorted) {
+                try search.run()  // no ArgumentParser: SearchRequest.swift says why
+            } else {
+                var command = try parse(sorted)
+                try command.run()
+            }
             Glibc.exit(0)
         } catch let error as SheafError {
             // Any URL in a message is shown without its user-info (a token or password).

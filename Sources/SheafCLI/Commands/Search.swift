@@ -21,29 +21,14 @@ struct Search: ParsableCommand {
     @Flag(name: [.customShort("0"), .customLong("null")], help: "Print paths only, each ended by a NUL byte (for xargs -0).") var null = false
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
-        let session = try global.open()
-        Terminal.nullTerminated = null
-        // The `--` that CommandNames.searchArguments puts before the words is not part of the query.
-        let words = query.first == "--" ? Array(query.dropFirst()) : query
-        let (hits, _, relaxed) = try session.search(words.joined(separator: " "), limit: limit, snippets: !paths && !null)
-        if relaxed && !hits.isEmpty {
-            Terminal.warn("no note holds all of the words; these hold some of them, those with most first")
-        }
-        if json {
-            Terminal.json(SearchJSON(partial: relaxed, hits: hits))
-        } else if paths || null {
-            for h in hits { Terminal.path(h.path) }
-        } else {
-            Terminal.page()
-            for h in hits {
-                Terminal.out("\(Terminal.bold("\(h.title)"))  \(Terminal.dim("\(h.path)"))")
-                let snippet = h.snippet.map { $0.match ? Terminal.bold("\(text: $0.text)") : "\(text: $0.text)" }
-                if !snippet.isEmpty { Terminal.out("    \(TerminalLine.joined(snippet, separator: ""))") }
-            }
-        }
-        if hits.isEmpty { throw ExitCode(1) }
+    /// What the command line asks. The `--` that CommandNames.searchArguments puts before the
+    /// words is not part of the query.
+    var request: SearchRequest {
+        SearchRequest(words: query.first == "--" ? Array(query.dropFirst()) : query, limit: limit, paths: paths, json: json,
+                      null: null, global: global.settings)
     }
+
+    func run() throws { try request.run() }
 }
 
 struct Backlinks: ParsableCommand {
