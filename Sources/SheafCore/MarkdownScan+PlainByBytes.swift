@@ -59,6 +59,13 @@ extension MarkdownScan {
     /// accepts.
     static func plainTextByBytes(_ b: [UInt8], _ p: Int, _ end: Int) -> String {
         func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        /// `!`, `[`, `<`, `*`, `_`, backtick and `~`: the bytes the rules of the loop start at.
+        func isMarkup(_ c: UInt8) -> Bool {
+            switch c {
+            case 0x21, 0x5B, 0x3C, 0x2A, 0x5F, 0x60, 0x7E: return true
+            default: return false
+            }
+        }
         /// Whether the scalar starting at `k` is a letter, as `Character.isLetter` says.
         func isLetter(at k: Int) -> Bool {
             let c = b[k]
@@ -83,6 +90,14 @@ extension MarkdownScan {
         var i = s
         while i < e {
             let c = b[i]
+            if !isMarkup(c) {
+                // A run of text up to the next byte any rule below starts at, copied at once.
+                var j = i + 1
+                while j < e && !isMarkup(b[j]) { j += 1 }
+                out.append(contentsOf: b[i..<j])
+                i = j
+                continue
+            }
             let next: UInt8? = i + 1 < e ? b[i + 1] : nil
             if c == 0x21, next == 0x5B, i + 2 < e, b[i + 2] == 0x5B, let close = nextClosingPair(from: i) {
                 i = close + 2  // `![[embed]]` says nothing in a snippet

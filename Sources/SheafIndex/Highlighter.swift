@@ -22,6 +22,11 @@ struct Highlighter {
 
     let patterns: [Pattern]
     private let tokenizer: any FTS5Tokenizer
+    /// The same tokenizer, called without GRDB's wrapper, for the slot masks.
+    private let wordsAndStems: WordsAndStems
+    /// The words whose stems the slot masks need: those starting as a marked stem among the
+    /// slots does (`stemStarts`); nil for every word.
+    let stemming: [[CChar]]?
     /// Every token position of every `.tokens` pattern, in order, as one slot each: a line's
     /// tokens are compared with these as the tokenizer hands them over (`slotMasks`), so a line
     /// that matches nothing costs no token copies. Nil when there are more than 64.
@@ -55,6 +60,32 @@ struct Highlighter {
             }
         }
         self.slots = slots.count <= 64 ? slots : nil
+        wordsAndStems = try WordsAndStems(api: FTS5.api(db))
+        stemming = Self.stemStarts(slots)
+    }
+
+    /// What a word must start with for its stem to be one of the slots' marked stems: porter
+    /// rewrites only a word's end, keeping all of it but at most its last two bytes before what
+    /// it adds (`y` to `i`, `ational` to `ate`, `biliti` to `ble`); so a stem `S` comes from a
+    /// word starting with `S` less its last two bytes. Nil (stem every word) when a stem is too
+    /// short to say anything, or a prefix slot could match a marked stem.
+    static func stemStarts(_ slots: [Slot]) -> [[CChar]]? {
+        let marker = UInt8(bitPattern: WordsAndStems.stemMarker)
+        var starts: [[CChar]] = []
+        for slot in slots {
+            for synonym in slot.synonyms {
+                if slot.prefix {
+                    if synonym.isEmpty || synonym[0] == marker { return nil }
+                    continue
+                }
+                guard synonym.first == marker else { continue }
+                let stem = synonym.dropFirst()
+                guard stem.count > 2 else { return nil }
+                let start = stem.dropLast(2).map { CChar(bitPattern: $0) }
+                if !starts.contains(start) { starts.append(start) }
+            }
+        }
+        return starts
     }
 
     /// How a term's text is looked up, as `NoteIndex.compile` does.
@@ -95,7 +126,7 @@ struct Highlighter {
     func matchesBySlots(in line: String, _ slots: [Slot]) -> [Range<String.Index>] {
         var found: [Range<String.Index>] = []
         let utf8 = line.utf8
-        let doc = slots.isEmpty ? [] : Self.slotMasks(tokenizer, Array(utf8), slots)
+        let doc = slots.isEmpty ? [] : Self.slotMasks(wordsAndStems, Array(utf8), slots, stemming: stemming)
         var slot = 0
         for pattern in patterns {
             switch pattern {
@@ -208,17 +239,19 @@ struct Highlighter {
     /// Runs the tokenizer over `bytes`, comparing each token with the slots where it is handed
     /// over, as `matches` compares `tokenize`'s positions: a slot's synonym equals the token, or
     /// for a prefix slot starts it.
-    static func slotMasks(_ tokenizer: any FTS5Tokenizer, _ bytes: [UInt8], _ slots: [Slot]) -> [SlotPosition] {
-        var state = (slots: slots, positions: [SlotPosition]())
+    static func slotMasks(_ tokenizer: WordsAndStems, _ bytes: [UInt8], _ slots: [Slot], stemming: [[CChar]]?) -> [SlotPosition] {
         guard !bytes.isEmpty else { return [] }
+        var state = SlotState(slots: slots)
+        state.positions.reserveCapacity(bytes.count / 4)
         withUnsafeMutablePointer(to: &state) { out in
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { text in
-                    _ = tokenizer.tokenize(context: out, tokenization: .document, pText: text.baseAddress, nText: CInt(text.count)) {
+                    _ = tokenizer.tokenize(text.baseAddress, CInt(text.count), .document, flags: FTS5_TOKENIZE_DOCUMENT, context: out,
+                                           stemming: stemming) {
                         context, flags, token, length, start, end in
-                        let state = context!.assumingMemoryBound(to: (slots: [Slot], positions: [SlotPosition]).self)
+                        let state = context!.assumingMemoryBound(to: SlotState.self)
                         var mask: UInt64 = 0
-                        if let token, length > 0 {
+                        if let token, length > 0, state.pointee.mayMatch(UInt8(bitPattern: token[0])) {
                             let count = Int(length)
                             token.withMemoryRebound(to: UInt8.self, capacity: count) { token in
                                 for (k, slot) in state.pointee.slots.enumerated() where slot.synonyms.contains(where: { synonym in
@@ -240,6 +273,41 @@ struct Highlighter {
             }
         }
         return state.positions
+    }
+
+    /// What `slotMasks` carries through the tokenizer: the slots, the bytes their synonyms start
+    /// with (a token starting with any other matches none of them, and costs no comparison), and
+    /// the positions so far.
+    struct SlotState {
+        let slots: [Slot]
+        var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var positions: [SlotPosition] = []
+
+        init(slots: [Slot]) {
+            self.slots = slots
+            for slot in slots {
+                for synonym in slot.synonyms {
+                    guard let first = synonym.first else { firstBytes = (~0, ~0, ~0, ~0); return }
+                    let bit = UInt64(1) << UInt64(first & 63)
+                    switch first >> 6 {
+                    case 0: firstBytes.0 |= bit
+                    case 1: firstBytes.1 |= bit
+                    case 2: firstBytes.2 |= bit
+                    default: firstBytes.3 |= bit
+                    }
+                }
+            }
+        }
+
+        func mayMatch(_ first: UInt8) -> Bool {
+            let bit = UInt64(1) << UInt64(first & 63)
+            switch first >> 6 {
+            case 0: return firstBytes.0 & bit != 0
+            case 1: return firstBytes.1 & bit != 0
+            case 2: return firstBytes.2 & bit != 0
+            default: return firstBytes.3 & bit != 0
+            }
+        }
     }
 
     /// One token position: the token and those colocated with it, and its bytes in the text.

@@ -76,14 +76,17 @@ struct WordsAndStems {
         stems = try SQLiteTokenizer(api: api, ["porter", Self.oneTokenName])
     }
 
-    /// Calls `callback(context, ...)` for each token of `text`, as FTS5's xToken.
+    /// Calls `callback(context, ...)` for each token of `text`, as FTS5's xToken. `stemming`,
+    /// in a document: the words porter is given (those starting with one of these bytes); the
+    /// others come without their marked stem (Highlighter: a stem can only be some query stem
+    /// when the word starts as that stem does).
     func tokenize(_ text: UnsafePointer<CChar>?, _ count: CInt, _ mode: Mode, flags: CInt,
-                  context: UnsafeMutableRawPointer?, callback: FTS5TokenCallback) -> CInt {
+                  context: UnsafeMutableRawPointer?, stemming: [[CChar]]? = nil, callback: FTS5TokenCallback) -> CInt {
         guard let text, count > 0 else { return SQLITE_OK }
         if mode == .queryWords { return words.xTokenize(words.handle, context, flags, text, count, callback) }
         let pass = UnsafeMutablePointer<Pass>.allocate(capacity: 1)
         pass.initialize(to: Pass(context: context, callback: callback, query: mode == .queryStems,
-                                 stems: stems.xTokenize, stemsHandle: stems.handle))
+                                 stems: stems.xTokenize, stemsHandle: stems.handle, stemming: stemming))
         defer { pass.pointee.marked.deallocate(); pass.deinitialize(count: 1); pass.deallocate() }
         return words.xTokenize(words.handle, pass, flags, text, count) { pass, tokenFlags, token, length, start, end in
             Pass.word(pass!.assumingMemoryBound(to: Pass.self), tokenFlags, token, length, start, end)
@@ -104,14 +107,24 @@ struct WordsAndStems {
         var start: CInt = 0
         var end: CInt = 0
         var marked = UnsafeMutableBufferPointer<CChar>.allocate(capacity: 80)
+        let stemming: [[CChar]]?
 
         init(context: UnsafeMutableRawPointer?, callback: FTS5TokenCallback, query: Bool,
-             stems: SQLiteTokenizer.Tokenize, stemsHandle: OpaquePointer) {
+             stems: SQLiteTokenizer.Tokenize, stemsHandle: OpaquePointer, stemming: [[CChar]]?) {
             self.context = context
             self.callback = callback
             self.query = query
             self.stems = stems
             self.stemsHandle = stemsHandle
+            self.stemming = stemming
+        }
+
+        /// Whether porter is given `token`.
+        func wantsStem(_ token: UnsafePointer<CChar>, _ length: CInt) -> Bool {
+            guard let stemming else { return true }
+            return stemming.contains { start in
+                start.count <= Int(length) && (start.isEmpty || memcmp(start, token, start.count) == 0)
+            }
         }
 
         /// A word from unicode61: in a document, emitted as written; then porter is given it alone.
@@ -121,7 +134,7 @@ struct WordsAndStems {
                 let rc = pass.pointee.callback(pass.pointee.context, flags, token, length, start, end)
                 guard rc == SQLITE_OK else { return rc }
             }
-            guard let token, length > 0 else { return SQLITE_OK }
+            guard let token, length > 0, pass.pointee.wantsStem(token, length) else { return SQLITE_OK }
             pass.pointee.word = token
             pass.pointee.wordLength = length
             pass.pointee.flags = flags

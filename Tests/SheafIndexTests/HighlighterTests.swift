@@ -22,10 +22,13 @@ import Testing
     @Test func lineMatchesBySlotsAreThoseByPositions() throws {
         let words = ["run", "running", "Runs", "ran", "café", "CAFE", "cafés", "naïve", "copy", "copied", "copying",
                      "three-way", "merge", "merges", "日本語", "日本", "本", "кофе", "Кофе", "x", "runner", "copywriter",
-                     ",", ".", "—", "(", ")", "'", "don't", "e-mail", "email", "2026", "v1.2", "_", "*"]
+                     ",", ".", "—", "(", ")", "'", "don't", "e-mail", "email", "2026", "v1.2", "_", "*",
+                     "possibility", "possible", "relational", "relate", "happy", "happiness", "happily", "generalization",
+                     "general", "conditional", "hopping", "hoping", "filing", "agreed", "cats", "ponies", "caresses", "sensibility"]
         let queries = ["run", "running", "=run", "=running", "run*", "cop*", "cafe", "\"three-way merge\"", "\"copy merge\"",
                        "copy OR cafe", "日本", "本", "кофе", "naive", "=copying files", "email", "e-mail", "merge run*",
-                       "\"run run\"", "title:run copy", "-run cafe", "v1"]
+                       "\"run run\"", "title:run copy", "-run cafe", "v1", "possibility", "possible", "relational", "happy",
+                       "generalize", "conditions", "hope", "file", "agree", "pony", "caress", "sensible", "go", "\"happy ponies\""]
         var generator = SystemRandomNumberGenerator()
         var marked = 0
         for query in queries {
