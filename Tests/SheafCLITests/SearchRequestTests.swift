@@ -11,10 +11,14 @@ import Testing
                       "--null", "-q", "--quiet", "-v", "--verbose", "--vault", "/tmp/v", "--vault=/x", "--color", "always",
                       "never", "bogus", "--color=never", "--no-pager", "--paths=1", "word", "-word", "café", "--", "-h", "--help",
                       "", "-", "-n5", "tag:x", "\"a phrase\""]
+        let globals = [["--vault", "/tmp/w"], ["--vault=/y"], ["-q"], ["--verbose"], ["--color", "always"], ["--color=bogus"],
+                       ["--no-pager"], ["-v"], ["--vault"]]
         var generator = SystemRandomNumberGenerator()
         var direct = 0, left = 0
         for _ in 0..<2000 {
-            let typed = ["search"] + (0..<Int.random(in: 0...7, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            // Global options may come before the command too (CommandNames.hoistingGlobalOptions).
+            let before = (0..<Int.random(in: 0...2, using: &generator)).flatMap { _ in globals.randomElement(using: &generator)! }
+            let typed = before + ["search"] + (0..<Int.random(in: 0...7, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
             guard let sorted = try? CommandNames.searchArguments(CommandNames.hoistingGlobalOptions(typed)) else { continue }
             guard let request = SearchRequest(sorted: sorted) else { left += 1; continue }
             direct += 1

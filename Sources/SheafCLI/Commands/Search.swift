@@ -22,7 +22,9 @@ struct Search: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// What the command line asks. The `--` that CommandNames.searchArguments puts before the
-    /// words is not part of the query.
+    /// words is not part of the query. A plain search line never reaches these properties
+    /// (SearchRequest reads it): a default, a `validate()` or an option read from the
+    /// environment added here must be added there too (SearchRequestTests compares the two).
     var request: SearchRequest {
         SearchRequest(words: query.first == "--" ? Array(query.dropFirst()) : query, limit: limit, paths: paths, json: json,
                       null: null, global: global.settings)
