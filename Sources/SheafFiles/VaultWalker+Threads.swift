@@ -22,10 +22,12 @@ extension VaultWalker {
     /// The files and warnings of `root` and of every folder the walk enters below it.
     func walkTree(from root: String, reach: IgnoreReach?, realRoot: String) -> (files: [VaultFile], warnings: [VaultWarning]) {
         let walk = TreeWalk(walker: self, realRoot: realRoot, queue: FolderQueue(root: root, reach: reach))
-        let threads = self.threads ?? ProcessInfo.processInfo.activeProcessorCount
-        // A small vault (or a subtree a watcher rechecks) is listed on the calling thread alone.
-        walk.listFolders(unlessWaiting: threads > 1 ? foldersBeforeThreads : nil)
+        // A small vault (or a subtree a watcher rechecks) is listed on the calling thread alone;
+        // the cores are counted only for a larger one (Foundation reads the cgroup's CPU quota
+        // files for it: a twentieth of a search of 200 notes).
+        walk.listFolders(unlessWaiting: self.threads == 1 ? nil : foldersBeforeThreads)
         if !walk.queue.isDone {
+            let threads = self.threads ?? ProcessInfo.processInfo.activeProcessorCount
             DispatchQueue.concurrentPerform(iterations: threads) { _ in
                 walk.listFolders(unlessWaiting: nil)
             }

@@ -170,10 +170,19 @@ extension NoteIndex {
         return quote(mark + TextFolding.foldGreek(s)) + (prefix ? " *" : "")
     }
 
-    /// `s` as an FTS5 string: every `"` doubled, scalar by scalar (`replacingScalars`): by
+    /// `s` as an FTS5 string: every `"` doubled, scalar by scalar: by
     /// Character, a `"` with a combining mark after it stayed single and ended the string early,
     /// and the rest of what was typed was read as FTS5 syntax.
-    static func quote(_ s: String) -> String { "\"" + s.replacingScalars(["\"": "\"\""]) + "\"" }
+    static func quote(_ s: String) -> String {
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in s.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append(scalar) }
+        }
+        quoted.append("\"")
+        return String(quoted)
+    }
 
     // MARK: - Catalog conditions
 
