@@ -1,9 +1,12 @@
 // `sheaf log`, `sheaf show NOTE@REV` and `sheaf restore`: git history is the trash. A name is
 // looked up as a note (or another file) in the vault first; a name that matches nothing there is
 // taken as a vault path, so deleted notes can be named by the path they had. Restoring writes the
-// file back and commits nothing: the next commit or sync records it.
+// file back and commits nothing: the next commit or sync records it. A note a joined share holds
+// has its history in the share's repository (HistoryPlace): that comes first, then what the
+// vault's recorded before it was shared; a revision is looked up in the same order.
 import Foundation
 import SheafCore
+import SheafFiles
 import SheafGit
 
 /// One line of `sheaf log`.
@@ -61,6 +64,22 @@ struct HistoryTarget {
     let committed: String
 }
 
+/// A repository that records a note's history, with how it names the vault's paths: a joined
+/// share's (paths relative to the share's folder), or the vault's own.
+struct HistoryPlace {
+    let repo: Repository
+    let share: Share?
+
+    /// `path` (a vault path) as this repository names it; nil when it is not the share's.
+    func repoPath(_ path: String) -> String? {
+        guard let share else { return path }
+        return share.holds(path) ? share.relative(path) : nil
+    }
+
+    /// A path of this repository as a vault path.
+    func vaultPath(_ path: String) -> String { share?.vaultPath(path) ?? path }
+}
+
 extension VaultSession {
     /// The vault's first-parent log (`name` nil), or the commits that changed one note, following
     /// renames; newest first, at most `limit`.
@@ -71,15 +90,49 @@ extension VaultSession {
                            entries: commits.map { HistoryEntry(commit: HistoryCommit($0), kind: nil, path: nil, oldPath: nil) })
         }
         let target = try historyTarget(name)
-        let changes = try gitStep("cannot read the history") { (repo) throws(GitError) in
-            try repo.pathHistory(target.committed, limit: limit)
+        var entries: [HistoryEntry] = []
+        for place in try historyPlaces(of: target.committed) {
+            let left = limit.map { $0 - entries.count }
+            guard let path = place.repoPath(target.committed), left.map({ $0 > 0 }) ?? true else { continue }
+            let changes = try historyStep(place) { (repo) throws(GitError) in try repo.pathHistory(path, limit: left) }
+            entries += changes.map {
+                HistoryEntry(commit: HistoryCommit($0.commit), kind: ChangeKind($0.kind), path: place.vaultPath($0.path),
+                             oldPath: $0.oldPath.map(place.vaultPath))
+            }
         }
-        if changes.isEmpty {
+        if entries.isEmpty {
             throw SheafError("no commit holds this note yet", path: target.current ?? target.committed,
                              hint: "`sheaf commit` records it")
         }
-        return History(path: target.current ?? target.committed, exists: target.current != nil,
-                       entries: changes.map { HistoryEntry(commit: HistoryCommit($0.commit), kind: ChangeKind($0.kind), path: $0.path, oldPath: $0.oldPath) })
+        return History(path: target.current ?? target.committed, exists: target.current != nil, entries: entries)
+    }
+
+    /// Where the history of the vault path `path` is kept, newest first: the repository of the
+    /// joined share holding it, then the vault's.
+    func historyPlaces(of path: String) throws(SheafError) -> [HistoryPlace] {
+        var places: [HistoryPlace] = []
+        if let share = shareList().share(holding: path) {
+            let zone = zone(share)
+            if zone.isJoined, let repo = try? zone.open() { places.append(HistoryPlace(repo: repo, share: share)) }
+        }
+        places.append(HistoryPlace(repo: try requireRepository(), share: nil))
+        return places
+    }
+
+    /// `body` on a place's repository, its failure said as the history's.
+    func historyStep<T>(_ place: HistoryPlace, _ body: (Repository) throws(GitError) -> T) throws(SheafError) -> T {
+        do { return try body(place.repo) } catch {
+            throw SheafError("cannot read the history", path: place.share?.path ?? vault.root, cause: error.description)
+        }
+    }
+
+    /// Whether `revision` names a commit of a repository that holds the history of the note
+    /// `name` names (a share's, or the vault's).
+    func isRevision(_ revision: String, of name: String) -> Bool {
+        guard !revision.isEmpty, let target = try? historyTarget(name), let places = try? historyPlaces(of: target.committed) else {
+            return isRevision(revision)
+        }
+        return places.contains { (try? $0.repo.resolveCommit(revision)) != nil }
     }
 
     /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).
@@ -93,18 +146,25 @@ extension VaultSession {
         try version(of: historyTarget(name), at: revision)
     }
 
+    /// In the first place whose repository knows `revision`.
     private func version(of target: HistoryTarget, at revision: String) throws(SheafError) -> NoteVersion {
-        let commit = try commit(forRevision: revision)
-        let found = try gitStep("cannot read the history") { (repo) throws(GitError) -> NoteVersion? in
-            let then = try repo.trackedPath(target.committed, at: commit) ?? target.committed
-            guard let file = try repo.file(at: then, inCommit: commit) else { return nil }
-            return NoteVersion(bytes: try repo.blobBytes(file.blob), path: then, commit: commit)
+        for place in try historyPlaces(of: target.committed) where !revision.isEmpty {
+            guard let path = place.repoPath(target.committed),
+                  let commit = try historyStep(place, { (repo) throws(GitError) in try repo.resolveCommit(revision) }) else { continue }
+            let found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
+                let then = try repo.trackedPath(path, at: commit) ?? path
+                guard let file = try repo.file(at: then, inCommit: commit) else { return nil }
+                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(then), commit: commit)
+            }
+            guard let found else {
+                throw SheafError("the note did not exist at this revision", path: "\(target.current ?? target.committed)@\(revision)",
+                                 hint: "`sheaf log NOTE` lists the commits that changed it")
+            }
+            return found
         }
-        guard let found else {
-            throw SheafError("the note did not exist at this revision", path: "\(target.current ?? target.committed)@\(revision)",
-                             hint: "`sheaf log NOTE` lists the commits that changed it")
-        }
-        return found
+        _ = try commit(forRevision: revision)  // says how to name a revision
+        throw SheafError("unknown revision", path: revision, cause: "no commit of this note's history has this name",
+                         hint: "`sheaf log NOTE` lists the commits that changed it")
     }
 
     /// Writes an earlier version of a note back: the one at `revision`, else the last one history
@@ -133,15 +193,19 @@ extension VaultSession {
 
     /// The newest version history holds: at HEAD, else the one before the commit that deleted it.
     private func lastVersion(of target: HistoryTarget) throws(SheafError) -> NoteVersion {
-        let found = try gitStep("cannot read the history") { (repo) throws(GitError) -> NoteVersion? in
-            if let head = try repo.head()?.id, let file = try repo.file(at: target.committed, inCommit: head) {
-                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: target.committed, commit: head)
+        var found: NoteVersion?
+        for place in try historyPlaces(of: target.committed) where found == nil {
+            guard let path = place.repoPath(target.committed) else { continue }
+            found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
+                if let head = try repo.head()?.id, let file = try repo.file(at: path, inCommit: head) {
+                    return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(path), commit: head)
+                }
+                guard let last = try repo.pathHistory(path, limit: 1).first,
+                      let parent = last.commit.parents.first else { return nil }
+                let before = last.kind == .deleted ? last.path : (last.oldPath ?? last.path)
+                guard let file = try repo.file(at: before, inCommit: parent) else { return nil }
+                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(before), commit: parent)
             }
-            guard let last = try repo.pathHistory(target.committed, limit: 1).first,
-                  let parent = last.commit.parents.first else { return nil }
-            let before = last.kind == .deleted ? last.path : (last.oldPath ?? last.path)
-            guard let file = try repo.file(at: before, inCommit: parent) else { return nil }
-            return NoteVersion(bytes: try repo.blobBytes(file.blob), path: before, commit: parent)
         }
         guard let found else {
             throw SheafError("no commit holds this note yet", path: target.current ?? target.committed,
@@ -175,10 +239,11 @@ extension VaultSession {
             } else {
                 let candidates = path.map { VaultPath.isNote($0) ? [$0] : [$0, $0 + ".md"] } ?? []
                 for candidate in candidates {
-                    let known = try gitStep("cannot read the history") { (repo) throws(GitError) in
-                        try !repo.pathHistory(candidate, limit: 1).isEmpty
+                    for place in try historyPlaces(of: candidate) {
+                        guard let path = place.repoPath(candidate) else { continue }
+                        let known = try historyStep(place) { (repo) throws(GitError) in try !repo.pathHistory(path, limit: 1).isEmpty }
+                        if known { return HistoryTarget(current: nil, committed: candidate) }
                     }
-                    if known { return HistoryTarget(current: nil, committed: candidate) }
                 }
                 throw SheafError("no note has this name, now or in history", path: name,
                                  cause: "no note matches it, and no commit holds a file at this path",
@@ -186,13 +251,17 @@ extension VaultSession {
             }
         }
         let now = current!
-        // A note moved since the last commit is followed from the path HEAD has.
-        let committed = try gitStep("cannot read the history") { (repo) throws(GitError) -> String in
-            guard let head = try repo.head()?.id, try repo.file(at: now, inCommit: head) == nil else { return now }
-            let moved = try repo.workTreeChanges().first { $0.kind == .renamed && PathBytes.same($0.path, now) }
-            return moved?.oldPath ?? now
+        // A note moved since the last commit is followed from the path HEAD has (in the
+        // repository that records it now).
+        guard let place = try historyPlaces(of: now).first, let path = place.repoPath(now) else {
+            return HistoryTarget(current: now, committed: now)
         }
-        return HistoryTarget(current: now, committed: committed)
+        let committed = try historyStep(place) { (repo) throws(GitError) -> String in
+            guard let head = try repo.head()?.id, try repo.file(at: path, inCommit: head) == nil else { return path }
+            let moved = try repo.workTreeChanges().first { $0.kind == .renamed && PathBytes.same($0.path, path) }
+            return moved?.oldPath ?? path
+        }
+        return HistoryTarget(current: now, committed: place.vaultPath(committed))
     }
 }
 
@@ -213,7 +282,7 @@ extension VaultSession {
             guard let at = argument.lastIndex(of: "@") else { throw error }
             let (name, revision) = (String(argument[..<at]), String(argument[argument.index(after: at)...]))
             guard !name.isEmpty, !revision.isEmpty else { throw error }
-            guard isRevision(revision) else {
+            guard isRevision(revision, of: name) else {
                 if (try? history(of: name, limit: 1)) != nil { _ = try commit(forRevision: revision) }
                 throw error
             }

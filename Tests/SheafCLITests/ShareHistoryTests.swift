@@ -1,0 +1,61 @@
+// A shared note's history is in its share's repository: `log`, `show NOTE@REV` and `restore` read
+// it there first, then the vault's history from before the note was shared.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ShareHistoryTests {
+    /// Regression: `restore` of a note in a shared folder took the version the vault's history had
+    /// before the folder was shared, over every edit made since (they were in the share's
+    /// repository only, out of `log`'s sight); `log` listed only the vault's commits, the last
+    /// one "deleted" by the hand-over.
+    @Test func aSharedNotesLogShowAndRestoreReadTheSharesHistory() throws {
+        let p = ShareTests.People()
+        let vault = p.r[0], note = "Trips/Trip ideas.md"
+        let original = p.r.file(0, note)
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: vault).status == 0)
+        for edit in ["second", "third"] {
+            p.r.write(0, note, original + "\n\(edit) edit\n")
+            #expect(p.r.sync(0).status == 0)
+        }
+        let log = CLI.run(["log", note], in: vault)
+        #expect(log.status == 0, "\(log.stderr)")
+        let lines = log.stdout.split(separator: "\n")
+        #expect(lines.count >= 4, "\(log.stdout)")
+        #expect(lines.first.map { $0.contains("edited") } == true, "the share's last commit first: \(log.stdout)")
+        #expect(lines.contains { $0.contains("handed to shares") }, "then the vault's own, from before the share: \(log.stdout)")
+        let shown = CLI.run(["show", note + "@HEAD~1"], in: vault)
+        #expect(shown.status == 0 && shown.stdout.contains("second edit") && !shown.stdout.contains("third edit"), "\(shown.stdout)\(shown.stderr)")
+
+        // An unsynced edit, then restore: the note comes back as the share's last commit has it,
+        // and the edit is in the share's history.
+        p.r.write(0, note, original + "\nfourth, not synced\n")
+        let restored = CLI.run(["restore", note], in: vault)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(p.r.file(0, note).contains("third edit") && !p.r.file(0, note).contains("fourth"), "\(p.r.file(0, note))")
+        let kept = CLI.run(["show", note + "@HEAD"], in: vault)
+        #expect(kept.stdout.contains("fourth, not synced"), "\(kept.stdout)\(kept.stderr)")
+
+        // The version from before the share, by the vault's commit id.
+        let vaultCommit = try #require(CLI.run(["log", note], in: vault).stdout.split(separator: "\n").last?.split(separator: " ").first)
+        #expect(CLI.run(["restore", note, "--at", String(vaultCommit)], in: vault).status == 0)
+        #expect(p.r.file(0, note) == original)
+    }
+
+    /// A single shared note: its share's repository names it by its file name alone.
+    @Test func aSharedSingleNotesVersionsAreTheShares() throws {
+        let p = ShareTests.People()
+        let vault = p.r[0], note = "Inbox/Ideas.md"
+        let original = p.r.file(0, note)
+        #expect(CLI.run(["share", note, "--remote", p.shareRemote], in: vault).status == 0)
+        p.r.write(0, note, original + "\nshared edit\n")
+        #expect(p.r.sync(0).status == 0)
+        let shareHead = GitCLI.output(["--git-dir=" + p.shareRemote, "rev-parse", "--short", "main"], in: p.r.temp.path)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        p.r.write(0, note, original + "\nlater edit\n")
+        let restored = CLI.run(["restore", note, "--at", shareHead], in: vault)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(p.r.file(0, note).contains("shared edit") && !p.r.file(0, note).contains("later edit"))
+        #expect(CLI.run(["log", note], in: vault).stdout.contains(shareHead))
+    }
+}
