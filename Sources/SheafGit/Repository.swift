@@ -81,15 +81,16 @@ public final class Repository {
     }
 
     /// Opens the repository kept in `gitDirectory` with `workTree` as its work tree (whatever its
-    /// config says: the vault may have moved). Returns nil when there is none.
-    public static func open(gitDirectory: String, workTree: String) throws(GitError) -> Repository? {
+    /// config says: the vault may have moved), or with none (its history read alone: the folder
+    /// may be gone). Returns nil when there is none.
+    public static func open(gitDirectory: String, workTree: String?) throws(GitError) -> Repository? {
         Library.ensure()
         var repo: OpaquePointer?
         let rc = git_repository_open_ext(&repo, gitDirectory, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue | GIT_REPOSITORY_OPEN_BARE.rawValue, nil)
         if rc == GIT_ENOTFOUND.rawValue { return nil }
         try check(rc, "git_repository_open_ext")
         let opened = Repository(handle: repo!)
-        try check(git_repository_set_workdir(repo, workTree, 0), "git_repository_set_workdir")
+        if let workTree { try check(git_repository_set_workdir(repo, workTree, 0), "git_repository_set_workdir") }
         return opened
     }
 

@@ -67,6 +67,17 @@ struct ShareZone {
         }
     }
 
+    /// The share's repository to read history from: with its work tree, or without one when the
+    /// share's folder is gone (its history is what brings a file back).
+    func openForHistory() throws(SheafError) -> Repository? {
+        do {
+            let folder = FileManager.default.fileExists(atPath: workTree) ? workTree : nil
+            return try Repository.open(gitDirectory: gitDirectory, workTree: folder)
+        } catch {
+            throw SheafError("cannot open the share's git repository", path: share.path, cause: error.description)
+        }
+    }
+
     func create() throws(SheafError) -> Repository {
         try? FileManager.default.removeItem(atPath: directory)  // what an interrupted join left
         try checkPlace()

@@ -113,7 +113,7 @@ extension VaultSession {
         var places: [HistoryPlace] = []
         if let share = shareList().share(holding: path) {
             let zone = zone(share)
-            if zone.isJoined, let repo = try? zone.open() { places.append(HistoryPlace(repo: repo, share: share)) }
+            if zone.isJoined, let repo = try zone.openForHistory() { places.append(HistoryPlace(repo: repo, share: share)) }
         }
         places.append(HistoryPlace(repo: try requireRepository(), share: nil))
         return places

@@ -30,7 +30,7 @@ extension VaultSession {
     /// in history (`rm`, `restore`, `resolve`).
     /// Returns that repository's head afterwards (where the file's last version now is). A
     /// share whose pull was killed half way (its journal is there) is left for its next sync to
-    /// finish, not committed half applied.
+    /// finish, not committed half applied; one whose folder is gone holds nothing to commit.
     @discardableResult
     func commitSnapshot(holding path: String, _ proof: borrowing WriterLock) throws(SheafError) -> String? {
         guard let share = shareList().share(holding: path) else {
@@ -40,7 +40,7 @@ extension VaultSession {
         }
         let zone = zone(share)
         guard zone.isJoined, access(zone.journal, F_OK) != 0, (try? zone.checkPlace()) != nil,
-              let repo = try zone.open() else { return nil }
+              access(zone.workTree, F_OK) == 0, let repo = try zone.open() else { return nil }
         _ = try commitWorkTree(repo, root: zone.workTree, excluding: zone.excluded, scoped: share.isNote, settledFor: nil)
         return try repo.headOrNil()
     }

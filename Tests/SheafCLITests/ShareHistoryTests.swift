@@ -58,4 +58,20 @@ import TestSupport
         #expect(p.r.file(0, note).contains("shared edit") && !p.r.file(0, note).contains("later edit"))
         #expect(CLI.run(["log", note], in: vault).stdout.contains(shareHead))
     }
+
+    /// A shared folder deleted outside Sheaf (the share refuses to sync its deletion): its notes
+    /// come back from the share's history, read without the folder.
+    @Test func aNoteOfASharedFolderThatIsGoneIsRestoredFromTheSharesHistory() throws {
+        let p = ShareTests.People()
+        let vault = p.r[0], note = "Trips/Trip ideas.md"
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: vault).status == 0)
+        p.r.write(0, note, p.r.file(0, note) + "\nshared edit\n")
+        #expect(p.r.sync(0).status == 0)
+        try FileManager.default.removeItem(atPath: vault + "/Trips")
+        let log = CLI.run(["log", note], in: vault)
+        #expect(log.status == 0 && log.stdout.split(separator: "\n").first?.contains("edited") == true, "\(log.stdout)\(log.stderr)")
+        let restored = CLI.run(["restore", note], in: vault)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(p.r.file(0, note).contains("shared edit"))
+    }
 }
