@@ -78,6 +78,17 @@ struct HistoryPlace {
 
     /// A path of this repository as a vault path.
     func vaultPath(_ path: String) -> String { share?.vaultPath(path) ?? path }
+
+    /// A path of this repository as a vault path a version may be read from and restored to:
+    /// for a share, only one the share may hold (its history is synced content: a renamed
+    /// note share's history must not name the note's neighbours), without `..`.
+    func versionPath(_ path: String) -> String? {
+        guard let share else { return path }
+        guard share.admits(shareRelative: path), let inVault = VaultPath.normalize(share.vaultPath(path)), share.holds(inVault) else {
+            return nil
+        }
+        return inVault
+    }
 }
 
 extension VaultSession {
@@ -153,8 +164,8 @@ extension VaultSession {
                   let commit = try historyStep(place, { (repo) throws(GitError) in try repo.resolveCommit(revision) }) else { continue }
             let found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
                 let then = try repo.trackedPath(path, at: commit) ?? path
-                guard let file = try repo.file(at: then, inCommit: commit) else { return nil }
-                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(then), commit: commit)
+                guard let file = try repo.file(at: then, inCommit: commit), let shown = place.versionPath(then) else { return nil }
+                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: shown, commit: commit)
             }
             guard let found else {
                 throw SheafError("the note did not exist at this revision", path: "\(target.current ?? target.committed)@\(revision)",
@@ -197,14 +208,14 @@ extension VaultSession {
         for place in try historyPlaces(of: target.committed) where found == nil {
             guard let path = place.repoPath(target.committed) else { continue }
             found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
-                if let head = try repo.head()?.id, let file = try repo.file(at: path, inCommit: head) {
-                    return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(path), commit: head)
+                if let head = try repo.head()?.id, let file = try repo.file(at: path, inCommit: head), let shown = place.versionPath(path) {
+                    return NoteVersion(bytes: try repo.blobBytes(file.blob), path: shown, commit: head)
                 }
                 guard let last = try repo.pathHistory(path, limit: 1).first,
                       let parent = last.commit.parents.first else { return nil }
                 let before = last.kind == .deleted ? last.path : (last.oldPath ?? last.path)
-                guard let file = try repo.file(at: before, inCommit: parent) else { return nil }
-                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: place.vaultPath(before), commit: parent)
+                guard let file = try repo.file(at: before, inCommit: parent), let shown = place.versionPath(before) else { return nil }
+                return NoteVersion(bytes: try repo.blobBytes(file.blob), path: shown, commit: parent)
             }
         }
         guard let found else {

@@ -74,4 +74,24 @@ import TestSupport
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(p.r.file(0, note).contains("shared edit"))
     }
+
+    /// A note share's history is synced content: a member's commits that renamed the note to a
+    /// neighbour's name and back must not make `show` name (or `restore` write) that neighbour.
+    @Test func aNoteSharesHistoryNeverNamesTheNotesNeighbours() throws {
+        let p = ShareTests.People()
+        let vault = p.r[0], note = "Inbox/Ideas.md"
+        #expect(CLI.run(["share", note, "--remote", p.shareRemote], in: vault).status == 0)
+        let member = p.r.temp.path + "/member"
+        GitCLI.run(["clone", "-q", p.shareRemote, member], in: p.r.temp.path)
+        for (from, to) in [("Ideas.md", "Secret.md"), ("Secret.md", "Ideas.md")] {
+            GitCLI.run(["mv", from, to], in: member)
+            GitCLI.run(["-c", "user.name=m", "-c", "user.email=m@x", "commit", "-qm", "rename"], in: member)
+        }
+        #expect(GitCLI.run(["push", "-q", "origin", "HEAD:main"], in: member).status == 0)
+        #expect(p.r.sync(0).status == 0)
+        let renamed = GitCLI.output(["rev-parse", "HEAD~1"], in: member).trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = CLI.run(["show", note + "@" + renamed], in: vault)
+        #expect(shown.status == 2 && shown.stderr.contains("did not exist at this revision"), "\(shown.stdout)\(shown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: vault + "/Inbox/Secret.md"))
+    }
 }
