@@ -64,18 +64,11 @@ enum Snippet {
         return MarkdownScan.plainLine(String(decoding: bytes[from..<to], as: UTF8.self).trimmingHorizontalWhitespace)
     }
 
-    /// Calls `visit` with each non-empty line of `text` until it returns false: the pieces of
-    /// `text.split(whereSeparator: \.isNewline)`, found one at a time.
-    static func forEachLine(of text: String, _ visit: (Substring) -> Bool) {
-        let utf8 = text.utf8
-        forEachLine(of: Array(utf8)) { start, end in
-            visit(text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
-        }
-    }
-
-    /// `forEachLine` over valid UTF-8, by byte offsets. Every scalar that is a newline Character
-    /// on its own (CR, LF, VT, FF, NEL, U+2028, U+2029) is a grapheme break on both sides, and
-    /// CR LF leaves an empty piece between, which is skipped: the same lines as `split`.
+    /// Calls `visit` with the byte range of each non-empty line of `bytes` (valid UTF-8) until it
+    /// returns false: the pieces of `split(whereSeparator: \.isNewline)` of its text, found one at
+    /// a time. Every scalar that is a newline Character on its own (CR, LF, VT, FF, NEL, U+2028,
+    /// U+2029) is a grapheme break on both sides, and CR LF leaves an empty piece between, which
+    /// is skipped: the same lines.
     static func forEachLine(of bytes: [UInt8], _ visit: (Int, Int) -> Bool) {
         bytes.withUnsafeBufferPointer { b in
             var start = 0, i = 0

@@ -58,10 +58,12 @@ public struct HistoryCommit: Sendable, Equatable {
     }
 }
 
-/// What a history command names: an existing file (its path now) and the path to follow from HEAD.
+/// What a history command names: an existing file (its path now), the path to follow from HEAD,
+/// and the repositories recording it (`historyPlaces`), newest first.
 struct HistoryTarget {
     let current: String?
     let committed: String
+    let places: [HistoryPlace]
 }
 
 /// A repository that records a note's history, with how it names the vault's paths: a joined
@@ -102,7 +104,7 @@ extension VaultSession {
         }
         let target = try historyTarget(name)
         var entries: [HistoryEntry] = []
-        for place in try historyPlaces(of: target.committed) {
+        for place in target.places {
             let left = limit.map { $0 - entries.count }
             guard let path = place.repoPath(target.committed), left.map({ $0 > 0 }) ?? true else { continue }
             let changes = try historyStep(place) { (repo) throws(GitError) in try repo.pathHistory(path, limit: left) }
@@ -140,10 +142,8 @@ extension VaultSession {
     /// Whether `revision` names a commit of a repository that holds the history of the note
     /// `name` names (a share's, or the vault's).
     func isRevision(_ revision: String, of name: String) -> Bool {
-        guard !revision.isEmpty, let target = try? historyTarget(name), let places = try? historyPlaces(of: target.committed) else {
-            return isRevision(revision)
-        }
-        return places.contains { (try? $0.repo.resolveCommit(revision)) != nil }
+        guard !revision.isEmpty, let target = try? historyTarget(name) else { return isRevision(revision) }
+        return target.places.contains { (try? $0.repo.resolveCommit(revision)) != nil }
     }
 
     /// Whether `revision` names a commit (`HEAD~1`, an id or prefix, a branch).
@@ -159,7 +159,7 @@ extension VaultSession {
 
     /// In the first place whose repository knows `revision`.
     private func version(of target: HistoryTarget, at revision: String) throws(SheafError) -> NoteVersion {
-        for place in try historyPlaces(of: target.committed) where !revision.isEmpty {
+        for place in target.places where !revision.isEmpty {
             guard let path = place.repoPath(target.committed),
                   let commit = try historyStep(place, { (repo) throws(GitError) in try repo.resolveCommit(revision) }) else { continue }
             let found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
@@ -205,7 +205,7 @@ extension VaultSession {
     /// The newest version history holds: at HEAD, else the one before the commit that deleted it.
     private func lastVersion(of target: HistoryTarget) throws(SheafError) -> NoteVersion {
         var found: NoteVersion?
-        for place in try historyPlaces(of: target.committed) where found == nil {
+        for place in target.places where found == nil {
             guard let path = place.repoPath(target.committed) else { continue }
             found = try historyStep(place) { (repo) throws(GitError) -> NoteVersion? in
                 if let head = try repo.head()?.id, let file = try repo.file(at: path, inCommit: head), let shown = place.versionPath(path) {
@@ -250,10 +250,11 @@ extension VaultSession {
             } else {
                 let candidates = path.map { VaultPath.isNote($0) ? [$0] : [$0, $0 + ".md"] } ?? []
                 for candidate in candidates {
-                    for place in try historyPlaces(of: candidate) {
+                    let places = try historyPlaces(of: candidate)
+                    for place in places {
                         guard let path = place.repoPath(candidate) else { continue }
                         let known = try historyStep(place) { (repo) throws(GitError) in try !repo.pathHistory(path, limit: 1).isEmpty }
-                        if known { return HistoryTarget(current: nil, committed: candidate) }
+                        if known { return HistoryTarget(current: nil, committed: candidate, places: places) }
                     }
                 }
                 throw SheafError("no note has this name, now or in history", path: name,
@@ -264,15 +265,16 @@ extension VaultSession {
         let now = current!
         // A note moved since the last commit is followed from the path HEAD has (in the
         // repository that records it now).
-        guard let place = try historyPlaces(of: now).first, let path = place.repoPath(now) else {
-            return HistoryTarget(current: now, committed: now)
+        let places = try historyPlaces(of: now)
+        guard let place = places.first, let path = place.repoPath(now) else {
+            return HistoryTarget(current: now, committed: now, places: places)
         }
         let committed = try historyStep(place) { (repo) throws(GitError) -> String in
             guard let head = try repo.head()?.id, try repo.file(at: path, inCommit: head) == nil else { return path }
             let moved = try repo.workTreeChanges().first { $0.kind == .renamed && PathBytes.same($0.path, path) }
             return moved?.oldPath ?? path
         }
-        return HistoryTarget(current: now, committed: place.vaultPath(committed))
+        return HistoryTarget(current: now, committed: place.vaultPath(committed), places: places)
     }
 }
 

@@ -125,15 +125,22 @@ extension SearchReadPathTests {
             }.joined())
         }
         for text in texts {
+            let bytes = Array(text.utf8)
             var lines: [Substring] = []
-            Snippet.forEachLine(of: text) { lines.append($0); return true }
+            Snippet.forEachLine(of: bytes) { lines.append(Self.line(text, $0, $1)); return true }
             let split: [String] = text.split(whereSeparator: \.isNewline).map { String($0) }
             #expect(lines.map { String($0) } == split, "\(text.debugDescription)")
             var first: [Substring] = []
-            Snippet.forEachLine(of: text) { first.append($0); return false }
+            Snippet.forEachLine(of: bytes) { first.append(Self.line(text, $0, $1)); return false }
             let firstOfSplit: [String] = text.split(whereSeparator: \.isNewline).prefix(1).map { String($0) }
             #expect(first.map { String($0) } == firstOfSplit)
         }
+    }
+
+    /// Bytes `start..<end` of `text`'s UTF-8.
+    static func line(_ text: String, _ start: Int, _ end: Int) -> Substring {
+        let utf8 = text.utf8
+        return text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
     }
 
     /// A snippet's line is read from the body's bytes in place: the same plain text as the line
