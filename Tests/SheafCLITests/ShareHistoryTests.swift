@@ -94,4 +94,26 @@ import TestSupport
         #expect(shown.status == 2 && shown.stderr.contains("did not exist at this revision"), "\(shown.stdout)\(shown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: vault + "/Inbox/Secret.md"))
     }
+
+    /// Another person who joined the share (a vault and HOME of their own) reads the same history
+    /// under their own mount, and restores the owner's version.
+    @Test func aJoinedSharesNoteHistoryIsTheSharesOnEveryMembersDevice() throws {
+        let p = ShareTests.People()
+        let note = "Trips/Trip ideas.md"
+        #expect(CLI.run(["share", "Trips", "--remote", p.shareRemote], in: p.r[0]).status == 0)
+        p.r.write(0, note, p.r.file(0, note) + "\nalice's edit\n")
+        #expect(p.r.sync(0).status == 0)
+        #expect(CLI.run(["join", p.shareRemote, "From Alice"], in: p.bob).status == 0)
+        let bobNote = p.bob + "/From Alice/Trip ideas.md"
+        TestFile.write(CLI.read(bobNote) + "bob's edit\n", to: bobNote)
+        #expect(CLI.run(["sync"], in: p.bob).status == 0)
+        let log = CLI.run(["log", "From Alice/Trip ideas.md"], in: p.bob)
+        #expect(log.status == 0 && log.stdout.split(separator: "\n").count >= 3, "\(log.stdout)\(log.stderr)")
+        let restored = CLI.run(["restore", "From Alice/Trip ideas.md", "--at", "HEAD~1"], in: p.bob)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(CLI.read(bobNote).contains("alice's edit") && !CLI.read(bobNote).contains("bob's edit"))
+        #expect(p.r.sync(0).status == 0)
+        #expect(CLI.run(["log", note], in: p.r[0]).stdout.split(separator: "\n").first?.contains("edited") == true)
+        #expect(p.r.file(0, note).contains("bob's edit"), "Alice has Bob's edit from the share")
+    }
 }
