@@ -6,6 +6,7 @@
 // page loads a remote resource because of a note. GitHub's extensions render tables, task lists,
 // strikethrough and bare URLs. Headings get ids (`slug`) that `[[Note#Heading]]` links name.
 import CCmarkGFM
+import SheafText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,17 +62,8 @@ public enum MarkdownHTML {
 
     /// A note too costly to render, as its text (`<`, `>`, `&` and `"` as entities).
     static func asText(_ markdown: String) -> String {
-        var out = "<p><em>This note is shown as plain text: its markdown is too costly to render.</em></p>\n<pre>"
-        for scalar in markdown.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "</pre>\n"
+        "<p><em>This note is shown as plain text: its markdown is too costly to render.</em></p>\n<pre>"
+            + markdown.replacingScalars(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"]) + "</pre>\n"
     }
 
     /// The id of a heading whose text is `text`: lowercased letters, digits and their combining
